@@ -1,0 +1,13 @@
+//! # odp-mmu
+//!
+//! An open on-demand-paging MMU for RDMA NICs, written in `rust-hdl`: a
+//! translation TLB, a page-table walker over AXI4, a fault queue with RNR NAK
+//! generation, and synchronized invalidation, composed into the top-level
+//! module `odp_mmu` that integrators instantiate. See `docs/` and the
+//! product specification for the interface and the guarantees.
+//!
+//! The library holds every block and the build flow; the `odp-mmu` binary is a
+//! thin command-line front end (`verilog`, `synth`, `pnr`, `bench`).
+
+pub mod tools;
+pub mod verilog;

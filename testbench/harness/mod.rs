@@ -5,5 +5,6 @@
 
 pub mod checks;
 pub mod lockstep;
+pub mod monitor;
 pub mod rhdl;
 pub mod verilated;

@@ -64,7 +64,7 @@ pub struct OdpMmu {
     pub s_xreq_msn: Signal<In, Bits<24>>,
     /// Protection domain of the QP.
     pub s_xreq_pd: Signal<In, Bits<16>>,
-    /// lkey / rkey: MR index in [31:8], tag in [7:0].
+    /// lkey / rkey: MR index in bits 31:8, tag in bits 7:0.
     pub s_xreq_key: Signal<In, Bits<32>>,
     /// Virtual address of the access.
     pub s_xreq_va: Signal<In, Bits<64>>,

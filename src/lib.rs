@@ -9,5 +9,6 @@
 //! The library holds every block and the build flow; the `odp-mmu` binary is a
 //! thin command-line front end (`verilog`, `synth`, `pnr`, `bench`).
 
+pub mod mr_table;
 pub mod tools;
 pub mod verilog;

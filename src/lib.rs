@@ -11,6 +11,7 @@
 
 pub mod flow;
 pub mod params;
+pub mod mr_table;
 pub mod tools;
 pub mod top;
 pub mod verilog;

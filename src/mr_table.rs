@@ -1,0 +1,659 @@
+//! Memory-region (MR) table: the per-MR state of SPEC section 1 and the
+//! protection check every translation request passes before any page-table
+//! or TLB work.
+//!
+//! A lookup names an MR by its 32-bit key (lkey / rkey: table index in
+//! `[31:8]`, tag in `[7:0]`) and asks for `len` bytes at `va` with one of the
+//! four SPEC operations. One clock later the table gives the MR-relative
+//! offset (`off = va - (base_va & !0xFFF)`, the address the page tables are
+//! indexed with); two clocks later it gives the verdict (OK, SUSPENDED or
+//! ACCESS_ERR) with the MR's page-table root and depth. One lookup per clock,
+//! no backpressure.
+//!
+//! See `docs/mr_table.md` for the timing sketch and the field layout.
+
+use rust_hdl::prelude::*;
+
+/// Response code: every check passes and the MR is VALID (SPEC `OK`).
+pub const STATUS_OK: u64 = 0;
+/// Response code: every check passes but the MR is SUSPENDED. The translation
+/// pipeline turns it into RNR (remote op) or STALL (local op).
+pub const STATUS_SUSPENDED: u64 = 1;
+/// Response code: bad key, PD, bounds, length, access right or invalid MR
+/// (SPEC `ACCESS_ERR`).
+pub const STATUS_ACCESS_ERR: u64 = 4;
+
+/// MR state `INVALID`: every lookup gets ACCESS_ERR.
+pub const STATE_INVALID: u64 = 0;
+/// MR state `VALID`.
+pub const STATE_VALID: u64 = 1;
+/// MR state `SUSPENDED`: lookups that pass every check get SUSPENDED.
+pub const STATE_SUSPENDED: u64 = 2;
+/// State code 3 is reserved and behaves as INVALID.
+pub const STATE_RESERVED: u64 = 3;
+
+/// `access` bit 0 (ibverbs `IBV_ACCESS_LOCAL_WRITE`).
+pub const ACCESS_LOCAL_WRITE: u64 = 1;
+/// `access` bit 1 (ibverbs `IBV_ACCESS_REMOTE_WRITE`).
+pub const ACCESS_REMOTE_WRITE: u64 = 2;
+/// `access` bit 2 (ibverbs `IBV_ACCESS_REMOTE_READ`).
+pub const ACCESS_REMOTE_READ: u64 = 4;
+
+/// `lk_op` code of an RDMA WRITE landing here (needs REMOTE_WRITE).
+pub const OP_REMOTE_WRITE: u64 = 0;
+/// `lk_op` code of an RDMA READ served from here (needs REMOTE_READ).
+pub const OP_REMOTE_READ: u64 = 1;
+/// `lk_op` code of a local DMA read (always allowed on a live MR).
+pub const OP_LOCAL_READ: u64 = 2;
+/// `lk_op` code of a local DMA write (needs LOCAL_WRITE).
+pub const OP_LOCAL_WRITE: u64 = 3;
+
+/// Largest request the table accepts, in bytes (SPEC: `len` is 1..4096).
+pub const MAX_LEN_BYTES: u64 = 4096;
+
+/// Smallest legal `IDX_BITS`.
+pub const MIN_IDX_BITS: usize = 2;
+/// Largest legal `IDX_BITS` (1024 entries).
+pub const MAX_IDX_BITS: usize = 10;
+const MAX_ENTRIES: usize = 1 << MAX_IDX_BITS;
+
+/// The MR table with its default size, 256 entries (SPEC section 6).
+pub type DefaultMrTable = MrTable<8>;
+
+/// Memory-region table with `2^IDX_BITS` entries and a fully pipelined
+/// protection check.
+///
+/// # Parameters
+///
+/// - `IDX_BITS`: log2 of the number of entries, `2..=10` (4 to 1024 MRs);
+///   the default table ([`DefaultMrTable`]) has 8 (256 MRs). Checked at
+///   construction. A key whose index (`key[31:8]`) is `2^IDX_BITS` or more
+///   is refused (ACCESS_ERR), never folded onto a smaller index.
+///
+/// # Entry
+///
+/// `tag[7:0]`, `pd[15:0]`, `base_va[63:0]`, `length[63:0]`, `access[2:0]`
+/// (bit 0 LOCAL_WRITE, bit 1 REMOTE_WRITE, bit 2 REMOTE_READ; LOCAL_READ is
+/// always allowed), `root[51:0]` (bits 63:12 of the root table's physical
+/// address), `levels_m1[1:0]` (page-table levels minus one) and
+/// `state[1:0]` (0 INVALID, 1 VALID, 2 SUSPENDED, 3 reserved = INVALID).
+/// An MR covers `[base_va, base_va + length)` computed without wrap-around:
+/// it may end exactly at 2^64. An MR whose end is beyond 2^64 is accepted
+/// and treated as ending at 2^64: no request can wrap around the top of the
+/// address space.
+///
+/// # Storage
+///
+/// - block RAM (rust-hdl `RAM`, registered read): the check fields (tag, PD,
+///   access, `base_va[11:0]`, end bit 64), `end[63:0] = (base_va + length)`
+///   computed once at write time, and the walk fields (root, levels);
+/// - distributed (LUT) RAM with asynchronous read: `base_va[63:12]`, so that
+///   `off` can be registered at the first edge after the request;
+/// - flip-flops: the 2-bit `state`, so that a full write and a state-only
+///   write can both land in the same clock.
+///
+/// # Ports
+///
+/// All ports are synchronous to `clock`. Groups:
+///
+/// - `rst` / `ready`: reset and the clearing sweep. After `rst` (and after
+///   power-up) `ready` is low while the table writes one entry per clock to
+///   all-zero (state INVALID), `2^IDX_BITS` clocks, then high until the next
+///   `rst`. While `ready` is low, writes and lookups are ignored: no entry
+///   changes and no result comes out.
+/// - `wr_*`: full entry write, one per clock, no backpressure.
+/// - `st_*`: state-only write (suspend, resume, invalidate). When `wr_valid`
+///   and `st_valid` are both high, both writes happen; on the same index the
+///   full write wins.
+/// - `lk_*`: lookup request, one per clock, no backpressure.
+/// - `off_*`: the lookup's MR offset, one clock after the request.
+/// - `res_*`: the lookup's verdict, two clocks after the request.
+///
+/// # Latency and ordering
+///
+/// A lookup presented in clock `c0` has `off_valid` high in `c0 + 1` and
+/// `res_valid` high in `c0 + 2`; both are registers. A lookup sees every
+/// write presented in an earlier clock and none presented in the same clock
+/// (old data; every field, including the state, is read at the same edge).
+///
+/// # Invariants
+///
+/// - `res_status` is one of 0 (OK), 1 (SUSPENDED), 4 (ACCESS_ERR).
+/// - OK or SUSPENDED only when the key index is in range, the key tag and PD
+///   match, `1 <= len <= 4096`, `base_va <= va`,
+///   `va + len <= min(base_va + length, 2^64)` (65-bit), the op's access right is set
+///   and the state is VALID (OK) or SUSPENDED (SUSPENDED).
+/// - `res_valid` in clock `c + 2` exactly when `off_valid` in `c + 1`, exactly
+///   when `lk_valid && ready && !rst` in `c`.
+///
+/// `res_off`, `res_root`, `res_levels_m1` and `off` carry the entry at index
+/// `key[8 + IDX_BITS - 1 : 8]` whatever the status: consumers use them only
+/// with OK or SUSPENDED. `res_cross` is a property of the request alone.
+#[derive(LogicBlock)]
+pub struct MrTable<const IDX_BITS: usize> {
+    /// Clock; everything is synchronous to its rising edge.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous active-high reset: cancels lookups in flight and starts
+    /// the clearing sweep.
+    pub rst: Signal<In, Bit>,
+    /// High once the clearing sweep after reset or power-up is complete.
+    pub ready: Signal<Out, Bit>,
+
+    /// Full write: writes every field of entry `wr_index` at the clock's edge.
+    pub wr_valid: Signal<In, Bit>,
+    /// Full write: entry index.
+    pub wr_index: Signal<In, Bits<IDX_BITS>>,
+    /// Full write: key tag (`key[7:0]` of the MR's lkey / rkey).
+    pub wr_tag: Signal<In, Bits<8>>,
+    /// Full write: protection domain.
+    pub wr_pd: Signal<In, Bits<16>>,
+    /// Full write: first byte of the MR.
+    pub wr_base_va: Signal<In, Bits<64>>,
+    /// Full write: MR length in bytes.
+    pub wr_length: Signal<In, Bits<64>>,
+    /// Full write: access rights (bit 0 LOCAL_WRITE, 1 REMOTE_WRITE, 2 REMOTE_READ).
+    pub wr_access: Signal<In, Bits<3>>,
+    /// Full write: root table physical address bits 63:12.
+    pub wr_root: Signal<In, Bits<52>>,
+    /// Full write: page-table levels minus one (0..3 for 1..4 levels).
+    pub wr_levels_m1: Signal<In, Bits<2>>,
+    /// Full write: state (0 INVALID, 1 VALID, 2 SUSPENDED, 3 reserved).
+    pub wr_state: Signal<In, Bits<2>>,
+
+    /// State-only write: sets the state of entry `st_index`.
+    pub st_valid: Signal<In, Bit>,
+    /// State-only write: entry index.
+    pub st_index: Signal<In, Bits<IDX_BITS>>,
+    /// State-only write: new state.
+    pub st_state: Signal<In, Bits<2>>,
+
+    /// Lookup: a request is presented this clock.
+    pub lk_valid: Signal<In, Bit>,
+    /// Lookup: lkey / rkey (index in `[31:8]`, tag in `[7:0]`).
+    pub lk_key: Signal<In, Bits<32>>,
+    /// Lookup: requester's protection domain.
+    pub lk_pd: Signal<In, Bits<16>>,
+    /// Lookup: first byte accessed.
+    pub lk_va: Signal<In, Bits<64>>,
+    /// Lookup: bytes accessed (legal 1..=4096).
+    pub lk_len: Signal<In, Bits<13>>,
+    /// Lookup: 0 REMOTE_WRITE, 1 REMOTE_READ, 2 LOCAL_READ, 3 LOCAL_WRITE.
+    pub lk_op: Signal<In, Bits<2>>,
+
+    /// Offset stage: a lookup presented one clock ago.
+    pub off_valid: Signal<Out, Bit>,
+    /// Offset stage: `va - (base_va & !0xFFF)`, wrapping 64-bit.
+    pub off: Signal<Out, Bits<64>>,
+    /// Offset stage: entry index (`key[8 + IDX_BITS - 1 : 8]`).
+    pub off_mr: Signal<Out, Bits<IDX_BITS>>,
+
+    /// Result stage: a lookup presented two clocks ago.
+    pub res_valid: Signal<Out, Bit>,
+    /// Result stage: 0 OK, 1 SUSPENDED, 4 ACCESS_ERR.
+    pub res_status: Signal<Out, Bits<3>>,
+    /// Result stage: entry index.
+    pub res_mr: Signal<Out, Bits<IDX_BITS>>,
+    /// Result stage: the offset `off` gave one clock earlier.
+    pub res_off: Signal<Out, Bits<64>>,
+    /// Result stage: root table physical address bits 63:12.
+    pub res_root: Signal<Out, Bits<52>>,
+    /// Result stage: page-table levels minus one.
+    pub res_levels_m1: Signal<Out, Bits<2>>,
+    /// Result stage: the access crosses a 4 KiB boundary,
+    /// `(va & 0xFFF) + len > 4096`.
+    pub res_cross: Signal<Out, Bit>,
+
+    // --- storage ---
+    base_page: LutRam<IDX_BITS>,
+    chk_ram: RAM<Bits<40>, IDX_BITS>,
+    end_ram: RAM<Bits<64>, IDX_BITS>,
+    walk_ram: RAM<Bits<54>, IDX_BITS>,
+    // State bit 0 / bit 1 of every entry; sized for the largest table, the
+    // bits above 2^IDX_BITS are never written and synthesis removes them.
+    state_lo: DFF<Bits<MAX_ENTRIES>>,
+    state_hi: DFF<Bits<MAX_ENTRIES>>,
+    // --- reset sweep ---
+    ready_r: DFF<Bit>,
+    sweep: DFF<Bits<IDX_BITS>>,
+    // --- constants ---
+    key_hi_mask: Constant<Bits<32>>,
+    bit64: Constant<Bits<65>>,
+    // --- write path ---
+    sweeping: Signal<Local, Bit>,
+    w_en: Signal<Local, Bit>,
+    w_idx: Signal<Local, Bits<IDX_BITS>>,
+    w_state: Signal<Local, Bits<2>>,
+    w_sum: Signal<Local, Bits<65>>,
+    w_end: Signal<Local, Bits<65>>,
+    s_en: Signal<Local, Bit>,
+    state_lo_n: Signal<Local, Bits<MAX_ENTRIES>>,
+    state_hi_n: Signal<Local, Bits<MAX_ENTRIES>>,
+    // --- stage 1: request registers and the offset ---
+    lk_idx: Signal<Local, Bits<IDX_BITS>>,
+    off_hi: Signal<Local, Bits<53>>,
+    va_end: Signal<Local, Bits<65>>,
+    cross_sum: Signal<Local, Bits<14>>,
+    valid_s1: DFF<Bit>,
+    idx_s1: DFF<Bits<IDX_BITS>>,
+    tag_s1: DFF<Bits<8>>,
+    pd_s1: DFF<Bits<16>>,
+    op_s1: DFF<Bits<2>>,
+    off_s1: DFF<Bits<64>>,
+    below_page_s1: DFF<Bit>,
+    va_end_s1: DFF<Bits<65>>,
+    key_ok_s1: DFF<Bit>,
+    len_ok_s1: DFF<Bit>,
+    cross_s1: DFF<Bit>,
+    state_s1: DFF<Bits<2>>,
+    // --- stage 2: checks and the verdict ---
+    m_tag: Signal<Local, Bits<8>>,
+    m_pd: Signal<Local, Bits<16>>,
+    m_access: Signal<Local, Bits<3>>,
+    m_base_lo: Signal<Local, Bits<12>>,
+    m_end: Signal<Local, Bits<65>>,
+    lo_ok: Signal<Local, Bit>,
+    hi_ok: Signal<Local, Bit>,
+    acc_ok: Signal<Local, Bit>,
+    live: Signal<Local, Bit>,
+    all_ok: Signal<Local, Bit>,
+    valid_s2: DFF<Bit>,
+    status_s2: DFF<Bits<3>>,
+    idx_s2: DFF<Bits<IDX_BITS>>,
+    off_s2: DFF<Bits<64>>,
+    root_s2: DFF<Bits<52>>,
+    levels_s2: DFF<Bits<2>>,
+    cross_s2: DFF<Bit>,
+}
+
+impl<const IDX_BITS: usize> MrTable<IDX_BITS> {
+    /// Number of entries, `2^IDX_BITS`.
+    pub const ENTRIES: usize = 1 << IDX_BITS;
+
+    /// A table with every entry INVALID once its power-up sweep is done.
+    /// Panics when `IDX_BITS` is outside `2..=10`.
+    pub fn new() -> Self {
+        assert!(
+            (MIN_IDX_BITS..=MAX_IDX_BITS).contains(&IDX_BITS),
+            "MrTable: IDX_BITS must be in {MIN_IDX_BITS}..={MAX_IDX_BITS}, got {IDX_BITS}"
+        );
+        // Key bits above the index: any of them set names an MR beyond the table.
+        let key_hi_mask = (u32::MAX as u64) & !((1u64 << (8 + IDX_BITS)) - 1);
+        Self {
+            clock: Default::default(),
+            rst: Default::default(),
+            ready: Default::default(),
+            wr_valid: Default::default(),
+            wr_index: Default::default(),
+            wr_tag: Default::default(),
+            wr_pd: Default::default(),
+            wr_base_va: Default::default(),
+            wr_length: Default::default(),
+            wr_access: Default::default(),
+            wr_root: Default::default(),
+            wr_levels_m1: Default::default(),
+            wr_state: Default::default(),
+            st_valid: Default::default(),
+            st_index: Default::default(),
+            st_state: Default::default(),
+            lk_valid: Default::default(),
+            lk_key: Default::default(),
+            lk_pd: Default::default(),
+            lk_va: Default::default(),
+            lk_len: Default::default(),
+            lk_op: Default::default(),
+            off_valid: Default::default(),
+            off: Default::default(),
+            off_mr: Default::default(),
+            res_valid: Default::default(),
+            res_status: Default::default(),
+            res_mr: Default::default(),
+            res_off: Default::default(),
+            res_root: Default::default(),
+            res_levels_m1: Default::default(),
+            res_cross: Default::default(),
+            base_page: LutRam::default(),
+            chk_ram: Default::default(),
+            end_ram: Default::default(),
+            walk_ram: Default::default(),
+            state_lo: Default::default(),
+            state_hi: Default::default(),
+            ready_r: Default::default(),
+            sweep: Default::default(),
+            key_hi_mask: Constant::new(key_hi_mask.into()),
+            bit64: Constant::new(Bits::<65>::default().replace_bit(64, true)),
+            sweeping: Default::default(),
+            w_en: Default::default(),
+            w_idx: Default::default(),
+            w_state: Default::default(),
+            w_sum: Default::default(),
+            w_end: Default::default(),
+            s_en: Default::default(),
+            state_lo_n: Default::default(),
+            state_hi_n: Default::default(),
+            lk_idx: Default::default(),
+            off_hi: Default::default(),
+            va_end: Default::default(),
+            cross_sum: Default::default(),
+            valid_s1: Default::default(),
+            idx_s1: Default::default(),
+            tag_s1: Default::default(),
+            pd_s1: Default::default(),
+            op_s1: Default::default(),
+            off_s1: Default::default(),
+            below_page_s1: Default::default(),
+            va_end_s1: Default::default(),
+            key_ok_s1: Default::default(),
+            len_ok_s1: Default::default(),
+            cross_s1: Default::default(),
+            state_s1: Default::default(),
+            m_tag: Default::default(),
+            m_pd: Default::default(),
+            m_access: Default::default(),
+            m_base_lo: Default::default(),
+            m_end: Default::default(),
+            lo_ok: Default::default(),
+            hi_ok: Default::default(),
+            acc_ok: Default::default(),
+            live: Default::default(),
+            all_ok: Default::default(),
+            valid_s2: Default::default(),
+            status_s2: Default::default(),
+            idx_s2: Default::default(),
+            off_s2: Default::default(),
+            root_s2: Default::default(),
+            levels_s2: Default::default(),
+            cross_s2: Default::default(),
+        }
+    }
+}
+
+impl<const IDX_BITS: usize> Default for MrTable<IDX_BITS> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const IDX_BITS: usize> Logic for MrTable<IDX_BITS> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            state_lo,
+            state_hi,
+            ready_r,
+            sweep,
+            valid_s1,
+            idx_s1,
+            tag_s1,
+            pd_s1,
+            op_s1,
+            off_s1,
+            below_page_s1,
+            va_end_s1,
+            key_ok_s1,
+            len_ok_s1,
+            cross_s1,
+            state_s1,
+            valid_s2,
+            status_s2,
+            idx_s2,
+            off_s2,
+            root_s2,
+            levels_s2,
+            cross_s2
+        );
+        self.base_page.clock.next = self.clock.val();
+        self.chk_ram.read_clock.next = self.clock.val();
+        self.chk_ram.write_clock.next = self.clock.val();
+        self.end_ram.read_clock.next = self.clock.val();
+        self.end_ram.write_clock.next = self.clock.val();
+        self.walk_ram.read_clock.next = self.clock.val();
+        self.walk_ram.write_clock.next = self.clock.val();
+
+        // ---- Reset sweep: after rst (or power-up) write every entry to zero,
+        // one per clock, then raise ready. The sweep owns the write port.
+        self.sweeping.next = !self.ready_r.q.val();
+        if self.sweeping.val() {
+            self.sweep.d.next = self.sweep.q.val() + 1;
+            if self.sweep.q.val().all() {
+                self.ready_r.d.next = true;
+            }
+        }
+        if self.rst.val() {
+            self.ready_r.d.next = false;
+            self.sweep.d.next = 0.into();
+        }
+        self.ready.next = self.ready_r.q.val();
+
+        // ---- Full-write port (shared with the sweep). The MR end is summed
+        // here, once per write, so the lookup compares against a stored
+        // value instead of adding base and length in its own path.
+        self.w_en.next = self.wr_valid.val() & !self.rst.val();
+        self.w_idx.next = self.wr_index.val();
+        self.w_state.next = self.wr_state.val();
+        self.w_sum.next =
+            bit_cast::<65, 64>(self.wr_base_va.val()) + bit_cast::<65, 64>(self.wr_length.val());
+        // An end beyond 2^64 is clamped to 2^64: no request may wrap around
+        // the top of the address space, whatever the MR claims.
+        self.w_end.next = self.w_sum.val();
+        if self.w_sum.val().get_bit(64) {
+            self.w_end.next = self.bit64.val();
+        }
+        self.base_page.write_data.next = self.wr_base_va.val().get_bits::<52>(12);
+        self.chk_ram.write_data.next = bit_cast::<40, 8>(self.wr_tag.val())
+            | (bit_cast::<40, 16>(self.wr_pd.val()) << 8)
+            | (bit_cast::<40, 3>(self.wr_access.val()) << 24)
+            | (bit_cast::<40, 12>(self.wr_base_va.val().get_bits::<12>(0)) << 27)
+            | (bit_cast::<40, 1>(self.w_end.val().get_bits::<1>(64)) << 39);
+        self.end_ram.write_data.next = bit_cast::<64, 65>(self.w_end.val());
+        self.walk_ram.write_data.next = bit_cast::<54, 52>(self.wr_root.val())
+            | (bit_cast::<54, 2>(self.wr_levels_m1.val()) << 52);
+        if self.sweeping.val() {
+            self.w_en.next = true;
+            self.w_idx.next = self.sweep.q.val();
+            self.w_state.next = 0.into();
+            self.base_page.write_data.next = 0.into();
+            self.chk_ram.write_data.next = 0.into();
+            self.end_ram.write_data.next = 0.into();
+            self.walk_ram.write_data.next = 0.into();
+        }
+        self.base_page.write_enable.next = self.w_en.val();
+        self.base_page.write_address.next = self.w_idx.val();
+        self.chk_ram.write_enable.next = self.w_en.val();
+        self.chk_ram.write_address.next = self.w_idx.val();
+        self.end_ram.write_enable.next = self.w_en.val();
+        self.end_ram.write_address.next = self.w_idx.val();
+        self.walk_ram.write_enable.next = self.w_en.val();
+        self.walk_ram.write_address.next = self.w_idx.val();
+
+        // ---- State flip-flops: two write ports. The full write is applied
+        // last so it wins when both name the same entry.
+        self.s_en.next = self.st_valid.val() & self.ready_r.q.val() & !self.rst.val();
+        self.state_lo_n.next = self.state_lo.q.val();
+        self.state_hi_n.next = self.state_hi.q.val();
+        if self.s_en.val() {
+            self.state_lo_n.next = self
+                .state_lo_n
+                .val()
+                .replace_bit(self.st_index.val().index(), self.st_state.val().get_bit(0));
+            self.state_hi_n.next = self
+                .state_hi_n
+                .val()
+                .replace_bit(self.st_index.val().index(), self.st_state.val().get_bit(1));
+        }
+        if self.w_en.val() {
+            self.state_lo_n.next = self
+                .state_lo_n
+                .val()
+                .replace_bit(self.w_idx.val().index(), self.w_state.val().get_bit(0));
+            self.state_hi_n.next = self
+                .state_hi_n
+                .val()
+                .replace_bit(self.w_idx.val().index(), self.w_state.val().get_bit(1));
+        }
+        self.state_lo.d.next = self.state_lo_n.val();
+        self.state_hi.d.next = self.state_hi_n.val();
+
+        // ---- Stage 1 (request clock c0 -> edge 1). Two carry chains side by
+        // side, none chained: va[63:12] - base_page (after the LUT-RAM read)
+        // and va + len (request only). Block RAM reads are issued here.
+        self.lk_idx.next = self.lk_key.val().get_bits::<IDX_BITS>(8);
+        self.base_page.read_address.next = self.lk_idx.val();
+        self.chk_ram.read_address.next = self.lk_idx.val();
+        self.end_ram.read_address.next = self.lk_idx.val();
+        self.walk_ram.read_address.next = self.lk_idx.val();
+        // Bit 52 is the borrow: va lies below the MR's first page.
+        self.off_hi.next = bit_cast::<53, 52>(self.lk_va.val().get_bits::<52>(12))
+            - bit_cast::<53, 52>(self.base_page.read_data.val());
+        self.va_end.next =
+            bit_cast::<65, 64>(self.lk_va.val()) + bit_cast::<65, 13>(self.lk_len.val());
+        self.cross_sum.next = bit_cast::<14, 12>(self.lk_va.val().get_bits::<12>(0))
+            + bit_cast::<14, 13>(self.lk_len.val());
+
+        self.valid_s1.d.next = self.lk_valid.val() & self.ready_r.q.val() & !self.rst.val();
+        self.idx_s1.d.next = self.lk_idx.val();
+        self.tag_s1.d.next = self.lk_key.val().get_bits::<8>(0);
+        self.pd_s1.d.next = self.lk_pd.val();
+        self.op_s1.d.next = self.lk_op.val();
+        self.off_s1.d.next = (bit_cast::<64, 53>(self.off_hi.val()) << 12)
+            | bit_cast::<64, 12>(self.lk_va.val().get_bits::<12>(0));
+        self.below_page_s1.d.next = self.off_hi.val().get_bit(52);
+        self.va_end_s1.d.next = self.va_end.val();
+        // The whole key is checked: index bits above the table must be zero.
+        self.key_ok_s1.d.next = (self.lk_key.val() & self.key_hi_mask.val()) == 0;
+        self.len_ok_s1.d.next = (self.lk_len.val() != 0) & (self.lk_len.val() <= 4096);
+        self.cross_s1.d.next = self.cross_sum.val() > 4096;
+        self.state_s1.d.next = bit_cast::<2, 1>(
+            self.state_lo
+                .q
+                .val()
+                .get_bits::<1>(self.lk_idx.val().index()),
+        ) | (bit_cast::<2, 1>(
+            self.state_hi
+                .q
+                .val()
+                .get_bits::<1>(self.lk_idx.val().index()),
+        ) << 1);
+
+        // ---- Stage 2 (c0 + 1 -> edge 2). One carry chain after the block RAM
+        // read (va + len <= end); the lower bound needs only the stage-1
+        // borrow, an OR over off[63:12] and a 12-bit compare.
+        self.m_tag.next = self.chk_ram.read_data.val().get_bits::<8>(0);
+        self.m_pd.next = self.chk_ram.read_data.val().get_bits::<16>(8);
+        self.m_access.next = self.chk_ram.read_data.val().get_bits::<3>(24);
+        self.m_base_lo.next = self.chk_ram.read_data.val().get_bits::<12>(27);
+        self.m_end.next = bit_cast::<65, 64>(self.end_ram.read_data.val());
+        if self.chk_ram.read_data.val().get_bit(39) {
+            self.m_end.next = self.m_end.val() | self.bit64.val();
+        }
+        // va >= base_va  <=>  va >= page(base_va) and off >= base_va[11:0].
+        self.lo_ok.next = !self.below_page_s1.q.val()
+            & (self.off_s1.q.val().get_bits::<52>(12).any()
+                | (self.off_s1.q.val().get_bits::<12>(0) >= self.m_base_lo.val()));
+        self.hi_ok.next = self.va_end_s1.q.val() <= self.m_end.val();
+        self.acc_ok.next = true;
+        if self.op_s1.q.val() == 0 {
+            self.acc_ok.next = self.m_access.val().get_bit(1);
+        }
+        if self.op_s1.q.val() == 1 {
+            self.acc_ok.next = self.m_access.val().get_bit(2);
+        }
+        if self.op_s1.q.val() == 3 {
+            self.acc_ok.next = self.m_access.val().get_bit(0);
+        }
+        // State 1 (VALID) or 2 (SUSPENDED): exactly one of the two bits set.
+        self.live.next = self.state_s1.q.val().get_bit(0) ^ self.state_s1.q.val().get_bit(1);
+        self.all_ok.next = self.key_ok_s1.q.val()
+            & self.len_ok_s1.q.val()
+            & (self.tag_s1.q.val() == self.m_tag.val())
+            & (self.pd_s1.q.val() == self.m_pd.val())
+            & self.lo_ok.val()
+            & self.hi_ok.val()
+            & self.acc_ok.val()
+            & self.live.val();
+
+        self.valid_s2.d.next = self.valid_s1.q.val() & !self.rst.val();
+        self.status_s2.d.next = 4.into();
+        if self.all_ok.val() {
+            self.status_s2.d.next = bit_cast::<3, 1>(self.state_s1.q.val().get_bits::<1>(1));
+        }
+        self.idx_s2.d.next = self.idx_s1.q.val();
+        self.off_s2.d.next = self.off_s1.q.val();
+        self.root_s2.d.next = self.walk_ram.read_data.val().get_bits::<52>(0);
+        self.levels_s2.d.next = self.walk_ram.read_data.val().get_bits::<2>(52);
+        self.cross_s2.d.next = self.cross_s1.q.val();
+
+        self.off_valid.next = self.valid_s1.q.val();
+        self.off.next = self.off_s1.q.val();
+        self.off_mr.next = self.idx_s1.q.val();
+        self.res_valid.next = self.valid_s2.q.val();
+        self.res_status.next = self.status_s2.q.val();
+        self.res_mr.next = self.idx_s2.q.val();
+        self.res_off.next = self.off_s2.q.val();
+        self.res_root.next = self.root_s2.q.val();
+        self.res_levels_m1.next = self.levels_s2.q.val();
+        self.res_cross.next = self.cross_s2.q.val();
+    }
+}
+
+/// 52-bit wide distributed RAM: one write port (at the clock edge), one
+/// asynchronous read port. Synthesis maps it to LUT RAM (ECP5
+/// `TRELLIS_DPR16X4`, UltraScale+ `RAM64M` / `RAM256X1D`). A read of the
+/// entry being written shows the old value until the edge.
+#[derive(LogicBlock)]
+struct LutRam<const N: usize> {
+    clock: Signal<In, Clock>,
+    read_address: Signal<In, Bits<N>>,
+    read_data: Signal<Out, Bits<52>>,
+    write_address: Signal<In, Bits<N>>,
+    write_data: Signal<In, Bits<52>>,
+    write_enable: Signal<In, Bit>,
+    _mem: Vec<Bits<52>>,
+}
+
+impl<const N: usize> Default for LutRam<N> {
+    fn default() -> Self {
+        Self {
+            clock: Default::default(),
+            read_address: Default::default(),
+            read_data: Default::default(),
+            write_address: Default::default(),
+            write_data: Default::default(),
+            write_enable: Default::default(),
+            _mem: vec![Bits::default(); 1 << N],
+        }
+    }
+}
+
+impl<const N: usize> Logic for LutRam<N> {
+    fn update(&mut self) {
+        if self.clock.pos_edge() && self.write_enable.val() {
+            self._mem[self.write_address.val().index()] = self.write_data.val();
+        }
+        self.read_data.next = self._mem[self.read_address.val().index()];
+    }
+
+    fn connect(&mut self) {
+        self.read_data.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        Verilog::Custom(format!(
+            "\
+reg [51:0] mem[0:{last}];
+
+always @(posedge clock) begin
+   if (write_enable) begin
+      mem[write_address] <= write_data;
+   end
+end
+
+always @(*) begin
+   read_data = mem[read_address];
+end
+",
+            last = (1usize << N) - 1
+        ))
+    }
+}

@@ -96,33 +96,42 @@ pub enum TlbState {
 ///
 /// # Latency and throughput
 ///
-/// - Lookup: result 2 clocks after c0, one lookup per clock.
-/// - Fill: applied in the clock after the first clock after acceptance in
-///   which no lookup is issued; lookups issued after that clock see it. If
-///   a lookup is issued in that clock, `ready` drops for one clock to make
-///   room. One fill per 3 clocks at most.
-/// - Invalidation accepted in clock b: `ready` is low from b+1, one set is
-///   swept per clock (all sets for `INV_ALL` / `INV_BY_MR`; for
-///   `INV_BY_MR_RANGE` only the sets its pages map to, `min(pages, sets)`),
-///   huge entries are compared in parallel, and `inv_done` pulses in the
-///   clock `ready` returns high: `b + 1 + steps` plus one clock per fill
-///   applied during the sweep.
-/// - Reset: `ready` low for `2^SET_BITS` clocks after `rst` falls.
+/// - Lookup: result in clock c0+2 (registered), one lookup per clock.
+/// - Fill accepted in clock a: it is issued in the first clock i > a in
+///   which no lookup is issued and written at the end of clock i+1; lookups
+///   issued after clock i see it (from a+2 when the TLB is idle). When a
+///   lookup takes the clock a pending fill wanted, `ready` is low in the next
+///   clock, so a fill costs at most one refused lookup clock. `fill_ready`
+///   is low from a+1 to i+1: one fill per 3 clocks at most.
+/// - Invalidation accepted in clock b: `ready` is low from b+1. A fill
+///   pending at b is applied first, then one set is swept per clock (every
+///   set for `INV_ALL` / `INV_BY_MR`; for `INV_BY_MR_RANGE` only the sets its
+///   4 KiB pages map to, `min(pages, sets)` steps); huge entries are
+///   compared in parallel with the last step. `inv_done` pulses, and `ready`
+///   returns, in the clock after the last step: `b + 1 + steps`, plus one
+///   clock per fill applied during the sweep.
+/// - Reset: `rst` high in clock r; `ready` is low in clocks r+1 ..= r+2^SET_BITS.
 ///
 /// # Invariants
 ///
-/// - At most one entry matches any lookup (a fill of a present key updates
-///   it). `res_multi_hit` reports a violation, which can only come from
-///   entries of two sizes overlapping, i.e. a page table changed without a
-///   covering invalidation; the result is then the bitwise OR of the
-///   matching entries.
-/// - A lookup issued in clock c sees exactly the fills applied and
-///   invalidations completed by then (see `docs/tlb.md` for the precise
-///   ordering); a lookup issued at or before the clock an invalidation is
-///   accepted may still hit what the invalidation removes.
-/// - A fill accepted before the `inv_done` of an invalidation that covers it
-///   does not survive it: it is either applied before the sweep and swept,
-///   or dropped when applied while the sweep runs.
+/// - At most one entry matches any lookup: a fill of a key that is present
+///   overwrites it. `res_multi_hit` reports a violation, which only entries
+///   of two sizes covering the same address can cause (a page table changed
+///   without a covering invalidation, or `lk_off` inconsistent with `lk_va`);
+///   the result is then the bitwise OR of the matching entries.
+/// - A lookup issued in clock c sees every fill written and every
+///   invalidation done before it; one issued at or before the clock an
+///   invalidation is accepted may still hit what the invalidation removes
+///   (no lookup can be issued between acceptance and `inv_done`).
+/// - No fill covered by an invalidation survives it if the fill was accepted
+///   before `inv_done`, or was offered in the clock the invalidation was
+///   accepted: a fill written before the sweep is swept; a fill written
+///   while it runs is checked against it and dropped; a fill offered but not
+///   taken at acceptance holds back the last step until it is taken (and
+///   `fill_ready` is low in the clock of the last step). A fill first offered
+///   later and taken from `inv_done` on is written as usual: the walker must
+///   not offer fills of walks that were in flight when the invalidation was
+///   accepted.
 #[derive(LogicBlock)]
 pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     /// Block clock.
@@ -146,7 +155,7 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     pub res_valid: Signal<Out, Bit>,
     /// The lookup hit.
     pub res_hit: Signal<Out, Bit>,
-    /// Frame of the page, PA[63:12] (a huge page's frame base).
+    /// Frame of the page, `PA[63:12]` (a huge page's frame base).
     pub res_ppn: Signal<Out, Bits<52>>,
     /// Page size of the hit: 0 4 KiB, 1 2 MiB, 2 1 GiB.
     pub res_size: Signal<Out, Bits<2>>,
@@ -165,7 +174,7 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     pub fill_va: Signal<In, Bits<64>>,
     /// Offset in the MR anywhere in the page (huge fills; low bits ignored).
     pub fill_off: Signal<In, Bits<64>>,
-    /// Frame of the page, PA[63:12].
+    /// Frame of the page, `PA[63:12]`.
     pub fill_ppn: Signal<In, Bits<52>>,
     /// 0 4 KiB, 1 2 MiB, 2 1 GiB; 3 is reserved: accepted and discarded.
     pub fill_size: Signal<In, Bits<2>>,

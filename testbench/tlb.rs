@@ -1300,10 +1300,11 @@ fn run_random<D: Dut>(
     }
     let r = b.r;
     println!(
-        "{clocks} clocks: {} lookups, {} hits, {} fills applied, {} dropped, {} invalidations, {} refused clocks",
-        r.lookups, r.hits, r.fills_applied, r.fills_dropped, r.invalidations, r.refused_clocks
+        "{clocks} clocks: {} lookups, {} hits (4K/2M/1G {:?}), {} fills applied, {} dropped, {} invalidations, {} refused clocks",
+        r.lookups, r.hits, r.hits_by_size, r.fills_applied, r.fills_dropped, r.invalidations, r.refused_clocks
     );
-    assert!(r.hits > 0 && r.lookups > r.hits && r.invalidations > 0);
+    assert!(r.lookups > r.hits && r.invalidations > 0 && r.fills_dropped > 0);
+    assert!(r.hits_by_size.iter().all(|&h| h > 0), "hits of every size");
     r
 }
 
@@ -1319,7 +1320,7 @@ fn tlb_random_against_reference_default() {
 
 #[test]
 fn tlb_lockstep_verilog_matches_rust_hdl_small() {
-    run_random(Lock::<2, 3, 4>::new("tlb_small"), 2, 3, 4, 5_000, seed());
+    run_random(Lock::<2, 3, 4>::new("tlb_small"), 2, 3, 4, 20_000, seed());
 }
 
 #[test]
@@ -1329,7 +1330,7 @@ fn tlb_lockstep_verilog_matches_rust_hdl_default() {
         8,
         8,
         32,
-        3_000,
+        10_000,
         seed(),
     );
 }

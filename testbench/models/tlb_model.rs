@@ -399,6 +399,8 @@ pub struct TlbRef {
     /// Counters for test reports.
     pub lookups: u64,
     pub hits: u64,
+    /// Hits on 4 KiB, 2 MiB and 1 GiB entries.
+    pub hits_by_size: [u64; 3],
     pub fills_applied: u64,
     pub fills_dropped: u64,
     pub invalidations: u64,
@@ -422,6 +424,7 @@ impl TlbRef {
             s1: Stage1::Idle,
             lookups: 0,
             hits: 0,
+            hits_by_size: [0; 3],
             fills_applied: 0,
             fills_dropped: 0,
             invalidations: 0,
@@ -502,6 +505,9 @@ impl TlbRef {
                 res.res_valid = true;
                 if let Some(t) = l.hit {
                     self.hits += 1;
+                    if l.matches == 1 {
+                        self.hits_by_size[t.size as usize] += 1;
+                    }
                     res.res_hit = true;
                     res.res_ppn = t.ppn;
                     res.res_size = t.size;

@@ -87,8 +87,10 @@ pub enum TlbState {
 ///
 /// Fill (valid/ready): `fill_valid`, `fill_ready`, `fill_mr`, `fill_va`
 /// (4 KiB pages), `fill_off` (huge pages), `fill_ppn`, `fill_size`,
-/// `fill_writable`. A fill is never dropped silently: `fill_ready` stays low
-/// until it can be taken.
+/// `fill_writable`. A fill is never lost for lack of room: `fill_ready`
+/// stays low until the one-entry holding register is free. A taken fill is
+/// written unless an invalidation covers it (see Invariants) or its size is
+/// the reserved 3.
 ///
 /// Invalidation (valid/ready, then a done pulse): `inv_valid`, `inv_ready`,
 /// `inv_kind`, `inv_mr`, `inv_va_lo`, `inv_va_hi`, `inv_off_lo`, `inv_off_hi`,

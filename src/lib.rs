@@ -9,9 +9,11 @@
 //! The library holds every block and the build flow; the `odp-mmu` binary is a
 //! thin command-line front end (`verilog`, `synth`, `pnr`, `bench`).
 
+pub mod common;
 pub mod flow;
-pub mod params;
 pub mod mr_table;
+pub mod params;
+pub mod tlb;
 pub mod tools;
 pub mod top;
 pub mod verilog;

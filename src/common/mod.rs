@@ -1,0 +1,3 @@
+//! Small primitives shared by several blocks.
+
+pub mod plru;

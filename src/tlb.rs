@@ -1,0 +1,1065 @@
+//! Translation TLB: a set-associative cache of the leaf translations of
+//! SPEC section 3, 4 KiB pages in block RAM plus 2 MiB / 1 GiB pages in
+//! registers, one fully pipelined lookup per clock, tree pseudo-LRU
+//! replacement, and invalidation of everything, one memory region (MR), or
+//! one MR's address range.
+//!
+//! See [`Tlb`] for the datasheet and `docs/tlb.md` for the timing diagrams.
+
+use rust_hdl::prelude::*;
+
+use crate::common::plru::TreePlru;
+
+/// `inv_kind`: remove every entry.
+pub const INV_ALL: u64 = 0;
+/// `inv_kind`: remove every entry of MR `inv_mr`.
+pub const INV_BY_MR: u64 = 1;
+/// `inv_kind`: remove the entries of MR `inv_mr` whose page overlaps the range.
+pub const INV_BY_MR_RANGE: u64 = 2;
+
+/// `fill_size` / `res_size`: 4 KiB page.
+pub const SIZE_4K: u64 = 0;
+/// `fill_size` / `res_size`: 2 MiB page.
+pub const SIZE_2M: u64 = 1;
+/// `fill_size` / `res_size`: 1 GiB page.
+pub const SIZE_1G: u64 = 2;
+
+/// Ways per set of the 4 KiB array (fixed).
+pub const WAYS: usize = 4;
+
+/// The default configuration of SPEC section 6: 256 sets x 4 ways = 1024
+/// entries of 4 KiB, 8-bit MR index, 32 huge-page entries.
+pub type DefaultTlb = Tlb<8, 8, 32>;
+
+/// Phase of the block: the one state machine.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
+pub enum TlbState {
+    /// After `rst`: one set per clock has its valid bits and PLRU state
+    /// cleared; lookups, fills and invalidations are refused.
+    Clear,
+    /// Normal operation: lookups, fills, invalidation requests accepted.
+    Run,
+    /// An invalidation is being applied: one set per clock; lookups and
+    /// new invalidations are refused, fills are still accepted (and dropped
+    /// when the invalidation covers them).
+    Inv,
+}
+
+/// Translation TLB.
+///
+/// # What it does
+///
+/// Caches leaf translations `(mr, page) -> (ppn, size, writable)` produced
+/// by the page-table walker. 4 KiB entries live in a `2^SET_BITS`-set x 4-way
+/// array in block RAM, keyed by `(mr, va[63:12])`: set index
+/// `va[12+SET_BITS-1:12]`, tag `(mr, va[63:12])`. Keying on the VA page is the
+/// same as keying on the page of `off = va - (base_va & !0xFFF)` because the
+/// MR base is 4 KiB aligned in that formula. Huge entries (2 MiB and 1 GiB
+/// leaves) are aligned in *off* space, not in VA space, so they are keyed by
+/// `(mr, size, off[63:21])` or `(mr, size, off[63:30])` and live in `HUGE`
+/// registers that are compared in parallel with `lk_off`, which the caller
+/// supplies one clock after the lookup (it comes from the MR table).
+///
+/// Replacement: a fill of a key that is present overwrites that entry
+/// (never a duplicate), else it takes the lowest-numbered invalid entry,
+/// else the tree pseudo-LRU victim. The 4-way sets use a 3-bit tree per set
+/// (stored with the set's 4 valid bits in a small block RAM), the huge
+/// entries one `HUGE-1`-bit tree ([`TreePlru`]). A hit, and a fill, make the
+/// entry most recently used.
+///
+/// # Parameters
+///
+/// - `SET_BITS`: log2 of the number of 4 KiB sets, 1..=12 (default 8: 256
+///   sets, 1024 entries).
+/// - `MR_BITS`: width of the MR index, 1..=16 (default 8).
+/// - `HUGE`: number of huge-page entries, a power of two in 2..=64
+///   (default 32).
+///
+/// Checked by [`Tlb::new`] with a message.
+///
+/// # Ports (all synchronous to `clock`; `rst` synchronous, active high)
+///
+/// Lookup (no backpressure; issue only while `ready` is high): clock c0
+/// `lk_valid`, `lk_mr`, `lk_va`; clock c0+1 `lk_off` of the same lookup.
+/// Result registered, valid in clock c0+2: `res_valid`, `res_hit`, `res_ppn`,
+/// `res_size`, `res_writable`, `res_multi_hit`. All `res_*` are zero in
+/// clocks without a result.
+///
+/// Fill (valid/ready): `fill_valid`, `fill_ready`, `fill_mr`, `fill_va`
+/// (4 KiB pages), `fill_off` (huge pages), `fill_ppn`, `fill_size`,
+/// `fill_writable`. A fill is never lost for lack of room: `fill_ready`
+/// stays low until the one-entry holding register is free. A taken fill is
+/// written unless an invalidation covers it (see Invariants) or its size is
+/// the reserved 3.
+///
+/// Invalidation (valid/ready, then a done pulse): `inv_valid`, `inv_ready`,
+/// `inv_kind`, `inv_mr`, `inv_va_lo`, `inv_va_hi`, `inv_off_lo`, `inv_off_hi`,
+/// `inv_done`.
+///
+/// # Latency and throughput
+///
+/// - Lookup: result in clock c0+2 (registered), one lookup per clock.
+/// - Fill accepted in clock a: it is issued in the first clock i > a in
+///   which no lookup is issued and written at the end of clock i+1; lookups
+///   issued after clock i see it (from a+2 when the TLB is idle). When a
+///   lookup takes the clock a pending fill wanted, `ready` is low in the next
+///   clock, so a fill costs at most one refused lookup clock. `fill_ready`
+///   is low from a+1 to i+1: one fill per 3 clocks at most.
+/// - Invalidation accepted in clock b: `ready` is low from b+1. A fill
+///   pending at b is applied first, then one set is swept per clock (every
+///   set for `INV_ALL` / `INV_BY_MR`; for `INV_BY_MR_RANGE` only the sets its
+///   4 KiB pages map to, `min(pages, sets)` steps); huge entries are
+///   compared in parallel with the last step. `inv_done` pulses, and `ready`
+///   returns, in the clock after the last step: `b + 1 + steps`, plus one
+///   clock per fill applied during the sweep.
+/// - Reset: `rst` high in clock r; `ready` is low in clocks r+1 ..= r+2^SET_BITS.
+///
+/// # Invariants
+///
+/// - At most one entry matches any lookup: a fill of a key that is present
+///   overwrites it. `res_multi_hit` reports a violation, which only entries
+///   of two sizes covering the same address can cause (a page table changed
+///   without a covering invalidation, or `lk_off` inconsistent with `lk_va`);
+///   the result is then the bitwise OR of the matching entries.
+/// - A lookup issued in clock c sees every fill written and every
+///   invalidation done before it; one issued at or before the clock an
+///   invalidation is accepted may still hit what the invalidation removes
+///   (no lookup can be issued between acceptance and `inv_done`).
+/// - No fill covered by an invalidation survives it if the fill was accepted
+///   before `inv_done`, or was offered in the clock the invalidation was
+///   accepted: a fill written before the sweep is swept; a fill written
+///   while it runs is checked against it and dropped; a fill offered but not
+///   taken at acceptance holds back the last step until it is taken (and
+///   `fill_ready` is low in the clock of the last step). A fill first offered
+///   later and taken from `inv_done` on is written as usual: the walker must
+///   not offer fills of walks that were in flight when the invalidation was
+///   accepted.
+#[derive(LogicBlock)]
+pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
+    /// Block clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous active-high reset: clears every entry (sweep of
+    /// `2^SET_BITS` clocks with `ready` low).
+    pub rst: Signal<In, Bit>,
+    /// High when a lookup may be issued in this clock (registered).
+    pub ready: Signal<Out, Bit>,
+
+    /// Lookup request, clock c0 (ignored while `ready` is low).
+    pub lk_valid: Signal<In, Bit>,
+    /// MR index of the lookup, clock c0.
+    pub lk_mr: Signal<In, Bits<MR_BITS>>,
+    /// Virtual address of the lookup, clock c0.
+    pub lk_va: Signal<In, Bits<64>>,
+    /// `va - (base_va & !0xFFF)` of the lookup issued in the previous clock.
+    pub lk_off: Signal<In, Bits<64>>,
+
+    /// A lookup result is presented (clock c0+2).
+    pub res_valid: Signal<Out, Bit>,
+    /// The lookup hit.
+    pub res_hit: Signal<Out, Bit>,
+    /// Frame of the page, `PA[63:12]` (a huge page's frame base).
+    pub res_ppn: Signal<Out, Bits<52>>,
+    /// Page size of the hit: 0 4 KiB, 1 2 MiB, 2 1 GiB.
+    pub res_size: Signal<Out, Bits<2>>,
+    /// The leaf PTE's W bit.
+    pub res_writable: Signal<Out, Bit>,
+    /// More than one entry matched (must never happen; see Invariants).
+    pub res_multi_hit: Signal<Out, Bit>,
+
+    /// A fill is offered.
+    pub fill_valid: Signal<In, Bit>,
+    /// The fill is taken at this clock's edge when `fill_valid` is high.
+    pub fill_ready: Signal<Out, Bit>,
+    /// MR index of the fill.
+    pub fill_mr: Signal<In, Bits<MR_BITS>>,
+    /// Virtual address in the page (4 KiB fills; bits 11:0 ignored).
+    pub fill_va: Signal<In, Bits<64>>,
+    /// Offset in the MR anywhere in the page (huge fills; low bits ignored).
+    pub fill_off: Signal<In, Bits<64>>,
+    /// Frame of the page, `PA[63:12]`.
+    pub fill_ppn: Signal<In, Bits<52>>,
+    /// 0 4 KiB, 1 2 MiB, 2 1 GiB; 3 is reserved: accepted and discarded.
+    pub fill_size: Signal<In, Bits<2>>,
+    /// The leaf PTE's W bit.
+    pub fill_writable: Signal<In, Bit>,
+
+    /// An invalidation is offered.
+    pub inv_valid: Signal<In, Bit>,
+    /// The invalidation is taken at this clock's edge when `inv_valid` is high.
+    pub inv_ready: Signal<Out, Bit>,
+    /// 0 ALL, 1 BY_MR, 2 BY_MR_RANGE; 3 is reserved: removes nothing.
+    pub inv_kind: Signal<In, Bits<2>>,
+    /// MR of a BY_MR / BY_MR_RANGE invalidation.
+    pub inv_mr: Signal<In, Bits<MR_BITS>>,
+    /// First byte of the range, VA (4 KiB entries).
+    pub inv_va_lo: Signal<In, Bits<64>>,
+    /// One past the last byte of the range, VA (empty when `hi <= lo`).
+    pub inv_va_hi: Signal<In, Bits<64>>,
+    /// First byte of the range, off space (huge entries).
+    pub inv_off_lo: Signal<In, Bits<64>>,
+    /// One past the last byte of the range, off space.
+    pub inv_off_hi: Signal<In, Bits<64>>,
+    /// One-clock pulse: lookups issued from this clock on cannot hit an
+    /// entry the invalidation covers.
+    pub inv_done: Signal<Out, Bit>,
+
+    // 4 KiB array: one RAM per way. Word layout (also used by the huge
+    // registers): [51:0] ppn, [52] writable, [68:53] mr (16 bits),
+    // [120:69] page key (VA page for 4 KiB, aligned off page for huge),
+    // [121] 1 GiB page (huge only).
+    ways: [RAM<Bits<128>, SET_BITS>; WAYS],
+    // Per set: [3:0] valid per way, [7:4] 4-way tree PLRU (bit 4 unused).
+    meta: RAM<Bits<8>, SET_BITS>,
+    plru4: TreePlru<4>,
+    plru_h: TreePlru<HUGE>,
+    h_entry: [DFF<Bits<128>>; HUGE],
+    h_valid: DFF<Bits<HUGE>>,
+    h_plru: DFF<Bits<HUGE>>,
+
+    state: DFF<TlbState>,
+    ready_r: DFF<Bit>,
+    inv_done_r: DFF<Bit>,
+    // A fill was offered but not taken when the invalidation was accepted.
+    owe_fill: DFF<Bit>,
+
+    // The fill holding register: taken at acceptance, freed in stage 1.
+    fq_valid: DFF<Bit>,
+    fq_issued: DFF<Bit>,
+    fq_mr: DFF<Bits<MR_BITS>>,
+    fq_vpn: DFF<Bits<52>>,
+    fq_opn: DFF<Bits<52>>,
+    fq_ppn: DFF<Bits<52>>,
+    fq_size: DFF<Bits<2>>,
+    fq_w: DFF<Bit>,
+
+    // The invalidation being applied, with its bounds precomputed.
+    inv_kind_r: DFF<Bits<2>>,
+    inv_mr_r: DFF<Bits<MR_BITS>>,
+    inv_lo: DFF<Bits<52>>,
+    inv_hi: DFF<Bits<52>>,
+    inv_empty: DFF<Bit>,
+    inv_olo2: DFF<Bits<43>>,
+    inv_ohi2: DFF<Bits<43>>,
+    inv_olo1: DFF<Bits<43>>,
+    inv_ohi1: DFF<Bits<43>>,
+    inv_oempty: DFF<Bit>,
+    sweep_set: DFF<Bits<SET_BITS>>,
+    sweep_left: DFF<Bits<16>>,
+
+    // Stage 1: the operation whose RAM read was issued in the previous clock.
+    s1_lk: DFF<Bit>,
+    s1_fill: DFF<Bit>,
+    s1_sweep: DFF<Bit>,
+    s1_clear: DFF<Bit>,
+    s1_last: DFF<Bit>,
+    s1_set: DFF<Bits<SET_BITS>>,
+    s1_mr: DFF<Bits<MR_BITS>>,
+    s1_vpn: DFF<Bits<52>>,
+
+    // The RAM write committed at the previous edge, for the read that
+    // happened at the same edge (the RAMs return the old word).
+    fwd_meta_en: DFF<Bit>,
+    fwd_set: DFF<Bits<SET_BITS>>,
+    fwd_meta: DFF<Bits<8>>,
+    fwd_way: DFF<Bits<4>>,
+    fwd_entry: DFF<Bits<128>>,
+
+    r_valid: DFF<Bit>,
+    r_hit: DFF<Bit>,
+    r_ppn: DFF<Bits<52>>,
+    r_size: DFF<Bits<2>>,
+    r_w: DFF<Bit>,
+    r_multi: DFF<Bit>,
+
+    sets_m1_16: Constant<Bits<16>>,
+    sets_m1_52: Constant<Bits<52>>,
+    // Page-number masks that align an off page to 2 MiB / 1 GiB.
+    key_mask_2m: Constant<Bits<52>>,
+    key_mask_1g: Constant<Bits<52>>,
+
+    // Stage 0.
+    fq_pending: Signal<Local, Bit>,
+    last_step: Signal<Local, Bit>,
+    last_now: Signal<Local, Bit>,
+    fill_blocked: Signal<Local, Bit>,
+    issue_lk: Signal<Local, Bit>,
+    issue_fill: Signal<Local, Bit>,
+    issue_sweep: Signal<Local, Bit>,
+    inv_accept: Signal<Local, Bit>,
+    fill_accept: Signal<Local, Bit>,
+    rd_set: Signal<Local, Bits<SET_BITS>>,
+    lo_pn: Signal<Local, Bits<52>>,
+    hi_m1: Signal<Local, Bits<64>>,
+    hi_pn: Signal<Local, Bits<52>>,
+    span: Signal<Local, Bits<52>>,
+    ohi_m1: Signal<Local, Bits<64>>,
+    // Stage 1.
+    fwd_same_set: Signal<Local, Bit>,
+    meta_eff: Signal<Local, Bits<8>>,
+    valid4: Signal<Local, Bits<4>>,
+    idx: Signal<Local, Bits<8>>,
+    ent: Signal<Local, Bits<128>>,
+    mr_eq: Signal<Local, Bit>,
+    in_rng: Signal<Local, Bit>,
+    gig: Signal<Local, Bit>,
+    hit_one: Signal<Local, Bit>,
+    k43: Signal<Local, Bits<43>>,
+    lo43: Signal<Local, Bits<43>>,
+    hi43: Signal<Local, Bits<43>>,
+    m4: Signal<Local, Bits<4>>,
+    clr4: Signal<Local, Bits<4>>,
+    hit4_found: Signal<Local, Bit>,
+    hit4_idx: Signal<Local, Bits<8>>,
+    inv4_found: Signal<Local, Bit>,
+    inv4_idx: Signal<Local, Bits<8>>,
+    cmp_pn: Signal<Local, Bits<52>>,
+    mh: Signal<Local, Bits<HUGE>>,
+    clrh: Signal<Local, Bits<HUGE>>,
+    hith_found: Signal<Local, Bit>,
+    hith_idx: Signal<Local, Bits<8>>,
+    duph_found: Signal<Local, Bit>,
+    duph_idx: Signal<Local, Bits<8>>,
+    invh_found: Signal<Local, Bit>,
+    invh_idx: Signal<Local, Bits<8>>,
+    seen: Signal<Local, Bit>,
+    seen2: Signal<Local, Bit>,
+    acc_ppn: Signal<Local, Bits<52>>,
+    acc_w: Signal<Local, Bit>,
+    acc_size: Signal<Local, Bits<2>>,
+    fill_4k: Signal<Local, Bit>,
+    fill_huge: Signal<Local, Bit>,
+    fill_gig: Signal<Local, Bit>,
+    fill_key: Signal<Local, Bits<52>>,
+    fill_cov: Signal<Local, Bit>,
+    apply4: Signal<Local, Bit>,
+    applyh: Signal<Local, Bit>,
+    target4: Signal<Local, Bits<8>>,
+    targeth: Signal<Local, Bits<8>>,
+    new_entry: Signal<Local, Bits<128>>,
+    way_we: Signal<Local, Bits<4>>,
+    valid_new: Signal<Local, Bits<4>>,
+    meta_we: Signal<Local, Bit>,
+    meta_wd: Signal<Local, Bits<8>>,
+}
+
+impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BITS, MR_BITS, HUGE> {
+    /// Number of 4 KiB sets.
+    pub const SETS: usize = 1 << SET_BITS;
+
+    /// A TLB with every entry invalid once `rst` has been applied.
+    ///
+    /// Panics when a parameter is out of range.
+    pub fn new() -> Self {
+        assert!(
+            (1..=12).contains(&SET_BITS),
+            "Tlb: SET_BITS must be in 1..=12, got {SET_BITS}"
+        );
+        assert!(
+            (1..=16).contains(&MR_BITS),
+            "Tlb: MR_BITS must be in 1..=16, got {MR_BITS}"
+        );
+        assert!(
+            HUGE.is_power_of_two() && (2..=64).contains(&HUGE),
+            "Tlb: HUGE must be a power of two in 2..=64, got {HUGE}"
+        );
+        let sets_m1 = (Self::SETS - 1) as u64;
+        Self {
+            clock: Default::default(),
+            rst: Default::default(),
+            ready: Default::default(),
+            lk_valid: Default::default(),
+            lk_mr: Default::default(),
+            lk_va: Default::default(),
+            lk_off: Default::default(),
+            res_valid: Default::default(),
+            res_hit: Default::default(),
+            res_ppn: Default::default(),
+            res_size: Default::default(),
+            res_writable: Default::default(),
+            res_multi_hit: Default::default(),
+            fill_valid: Default::default(),
+            fill_ready: Default::default(),
+            fill_mr: Default::default(),
+            fill_va: Default::default(),
+            fill_off: Default::default(),
+            fill_ppn: Default::default(),
+            fill_size: Default::default(),
+            fill_writable: Default::default(),
+            inv_valid: Default::default(),
+            inv_ready: Default::default(),
+            inv_kind: Default::default(),
+            inv_mr: Default::default(),
+            inv_va_lo: Default::default(),
+            inv_va_hi: Default::default(),
+            inv_off_lo: Default::default(),
+            inv_off_hi: Default::default(),
+            inv_done: Default::default(),
+            ways: std::array::from_fn(|_| Default::default()),
+            meta: Default::default(),
+            plru4: TreePlru::new(),
+            plru_h: TreePlru::new(),
+            h_entry: std::array::from_fn(|_| Default::default()),
+            h_valid: Default::default(),
+            h_plru: Default::default(),
+            state: Default::default(),
+            ready_r: Default::default(),
+            inv_done_r: Default::default(),
+            owe_fill: Default::default(),
+            fq_valid: Default::default(),
+            fq_issued: Default::default(),
+            fq_mr: Default::default(),
+            fq_vpn: Default::default(),
+            fq_opn: Default::default(),
+            fq_ppn: Default::default(),
+            fq_size: Default::default(),
+            fq_w: Default::default(),
+            inv_kind_r: Default::default(),
+            inv_mr_r: Default::default(),
+            inv_lo: Default::default(),
+            inv_hi: Default::default(),
+            inv_empty: Default::default(),
+            inv_olo2: Default::default(),
+            inv_ohi2: Default::default(),
+            inv_olo1: Default::default(),
+            inv_ohi1: Default::default(),
+            inv_oempty: Default::default(),
+            sweep_set: Default::default(),
+            sweep_left: Default::default(),
+            s1_lk: Default::default(),
+            s1_fill: Default::default(),
+            s1_sweep: Default::default(),
+            s1_clear: Default::default(),
+            s1_last: Default::default(),
+            s1_set: Default::default(),
+            s1_mr: Default::default(),
+            s1_vpn: Default::default(),
+            fwd_meta_en: Default::default(),
+            fwd_set: Default::default(),
+            fwd_meta: Default::default(),
+            fwd_way: Default::default(),
+            fwd_entry: Default::default(),
+            r_valid: Default::default(),
+            r_hit: Default::default(),
+            r_ppn: Default::default(),
+            r_size: Default::default(),
+            r_w: Default::default(),
+            r_multi: Default::default(),
+            sets_m1_16: Constant::new(sets_m1.into()),
+            sets_m1_52: Constant::new(sets_m1.into()),
+            key_mask_2m: Constant::new(0xF_FFFF_FFFF_FE00u64.into()),
+            key_mask_1g: Constant::new(0xF_FFFF_FFFC_0000u64.into()),
+            fq_pending: Default::default(),
+            last_step: Default::default(),
+            last_now: Default::default(),
+            fill_blocked: Default::default(),
+            issue_lk: Default::default(),
+            issue_fill: Default::default(),
+            issue_sweep: Default::default(),
+            inv_accept: Default::default(),
+            fill_accept: Default::default(),
+            rd_set: Default::default(),
+            lo_pn: Default::default(),
+            hi_m1: Default::default(),
+            hi_pn: Default::default(),
+            span: Default::default(),
+            ohi_m1: Default::default(),
+            fwd_same_set: Default::default(),
+            meta_eff: Default::default(),
+            valid4: Default::default(),
+            idx: Default::default(),
+            ent: Default::default(),
+            mr_eq: Default::default(),
+            in_rng: Default::default(),
+            gig: Default::default(),
+            hit_one: Default::default(),
+            k43: Default::default(),
+            lo43: Default::default(),
+            hi43: Default::default(),
+            m4: Default::default(),
+            clr4: Default::default(),
+            hit4_found: Default::default(),
+            hit4_idx: Default::default(),
+            inv4_found: Default::default(),
+            inv4_idx: Default::default(),
+            cmp_pn: Default::default(),
+            mh: Default::default(),
+            clrh: Default::default(),
+            hith_found: Default::default(),
+            hith_idx: Default::default(),
+            duph_found: Default::default(),
+            duph_idx: Default::default(),
+            invh_found: Default::default(),
+            invh_idx: Default::default(),
+            seen: Default::default(),
+            seen2: Default::default(),
+            acc_ppn: Default::default(),
+            acc_w: Default::default(),
+            acc_size: Default::default(),
+            fill_4k: Default::default(),
+            fill_huge: Default::default(),
+            fill_gig: Default::default(),
+            fill_key: Default::default(),
+            fill_cov: Default::default(),
+            apply4: Default::default(),
+            applyh: Default::default(),
+            target4: Default::default(),
+            targeth: Default::default(),
+            new_entry: Default::default(),
+            way_we: Default::default(),
+            valid_new: Default::default(),
+            meta_we: Default::default(),
+            meta_wd: Default::default(),
+        }
+    }
+}
+
+impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Default
+    for Tlb<SET_BITS, MR_BITS, HUGE>
+{
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
+    for Tlb<SET_BITS, MR_BITS, HUGE>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            h_valid,
+            h_plru,
+            state,
+            ready_r,
+            inv_done_r,
+            owe_fill,
+            fq_valid,
+            fq_issued,
+            fq_mr,
+            fq_vpn,
+            fq_opn,
+            fq_ppn,
+            fq_size,
+            fq_w,
+            inv_kind_r,
+            inv_mr_r,
+            inv_lo,
+            inv_hi,
+            inv_empty,
+            inv_olo2,
+            inv_ohi2,
+            inv_olo1,
+            inv_ohi1,
+            inv_oempty,
+            sweep_set,
+            sweep_left,
+            s1_lk,
+            s1_fill,
+            s1_sweep,
+            s1_clear,
+            s1_last,
+            s1_set,
+            s1_mr,
+            s1_vpn,
+            fwd_meta_en,
+            fwd_set,
+            fwd_meta,
+            fwd_way,
+            fwd_entry,
+            r_valid,
+            r_hit,
+            r_ppn,
+            r_size,
+            r_w,
+            r_multi
+        );
+        for e in 0..HUGE {
+            self.h_entry[e].clock.next = self.clock.val();
+            self.h_entry[e].d.next = self.h_entry[e].q.val();
+        }
+
+        // Outputs are functions of registers only.
+        self.ready.next = self.ready_r.q.val();
+        self.inv_done.next = self.inv_done_r.q.val();
+        self.inv_ready.next = self.state.q.val() == TlbState::Run;
+        // During an invalidation a fill is taken except in the clock the
+        // last sweep step is issued: a fill taken earlier reaches stage 1
+        // while the invalidation is still current and is checked against it.
+        self.last_step.next = self.sweep_left.q.val() == 0;
+        self.last_now.next = self.last_step.val() && !self.owe_fill.q.val();
+        self.fill_ready.next = !self.fq_valid.q.val()
+            && ((self.state.q.val() == TlbState::Run)
+                || ((self.state.q.val() == TlbState::Inv) && !self.last_now.val()));
+        self.res_valid.next = self.r_valid.q.val();
+        self.res_hit.next = self.r_hit.q.val();
+        self.res_ppn.next = self.r_ppn.q.val();
+        self.res_size.next = self.r_size.q.val();
+        self.res_writable.next = self.r_w.q.val();
+        self.res_multi_hit.next = self.r_multi.q.val();
+
+        // ---------------------------------------------------------------
+        // Stage 0: choose the one operation that reads the RAMs this clock.
+        // Priority: reset sweep, lookup, pending fill, invalidation sweep.
+        // ---------------------------------------------------------------
+        self.fq_pending.next = self.fq_valid.q.val() && !self.fq_issued.q.val();
+        self.fill_blocked.next = false;
+        self.issue_lk.next = false;
+        self.issue_fill.next = false;
+        self.issue_sweep.next = false;
+        self.inv_accept.next = false;
+        self.ready_r.d.next = false;
+        self.inv_done_r.d.next = false;
+        match self.state.q.val() {
+            TlbState::Clear => {
+                self.issue_sweep.next = true;
+                if self.last_step.val() {
+                    self.state.d.next = TlbState::Run;
+                    self.ready_r.d.next = true;
+                }
+            }
+            TlbState::Run => {
+                self.issue_lk.next = self.lk_valid.val() && self.ready_r.q.val();
+                self.issue_fill.next = self.fq_pending.val() && !self.issue_lk.val();
+                self.inv_accept.next = self.inv_valid.val();
+                // A pending fill that lost this clock to a lookup gets the
+                // next one: refuse lookups for a clock.
+                self.fill_blocked.next = self.fq_pending.val() && !self.issue_fill.val();
+                self.ready_r.d.next = !self.inv_valid.val() && !self.fill_blocked.val();
+                if self.inv_valid.val() {
+                    self.state.d.next = TlbState::Inv;
+                    // A fill offered now but not taken was computed before
+                    // the invalidation: finish only after taking it.
+                    self.owe_fill.d.next = self.fill_valid.val() && !self.fill_ready.val();
+                }
+            }
+            TlbState::Inv => {
+                self.owe_fill.d.next =
+                    self.owe_fill.q.val() && self.fill_valid.val() && !self.fill_ready.val();
+                if self.fq_pending.val() {
+                    self.issue_fill.next = true;
+                } else if !(self.last_step.val() && self.owe_fill.q.val()) {
+                    self.issue_sweep.next = true;
+                    if self.last_step.val() {
+                        self.state.d.next = TlbState::Run;
+                        self.ready_r.d.next = true;
+                        self.inv_done_r.d.next = true;
+                    }
+                }
+            }
+        }
+        self.fill_accept.next = self.fill_valid.val() && self.fill_ready.val();
+
+        self.rd_set.next = self.sweep_set.q.val();
+        if self.issue_lk.val() {
+            self.rd_set.next = self.lk_va.val().get_bits::<SET_BITS>(12);
+        }
+        if self.issue_fill.val() {
+            self.rd_set.next = self.fq_vpn.q.val().get_bits::<SET_BITS>(0);
+        }
+        if self.issue_sweep.val() {
+            self.sweep_set.d.next = self.sweep_set.q.val() + 1;
+            self.sweep_left.d.next = self.sweep_left.q.val() - 1;
+        }
+
+        self.s1_lk.d.next = self.issue_lk.val();
+        self.s1_fill.d.next = self.issue_fill.val();
+        self.s1_sweep.d.next = self.issue_sweep.val();
+        self.s1_clear.d.next = self.issue_sweep.val() && (self.state.q.val() == TlbState::Clear);
+        self.s1_last.d.next = self.issue_sweep.val() && self.last_step.val();
+        self.s1_set.d.next = self.rd_set.val();
+        self.s1_mr.d.next = self.inv_mr_r.q.val();
+        self.s1_vpn.d.next = self.fq_vpn.q.val();
+        if self.issue_lk.val() {
+            self.s1_mr.d.next = self.lk_mr.val();
+            self.s1_vpn.d.next = self.lk_va.val().get_bits::<52>(12);
+        }
+        if self.issue_fill.val() {
+            self.s1_mr.d.next = self.fq_mr.q.val();
+            self.fq_issued.d.next = true;
+        }
+
+        // Fill acceptance.
+        if self.fill_accept.val() {
+            self.fq_valid.d.next = true;
+            self.fq_issued.d.next = false;
+            self.fq_mr.d.next = self.fill_mr.val();
+            self.fq_vpn.d.next = self.fill_va.val().get_bits::<52>(12);
+            self.fq_opn.d.next = self.fill_off.val().get_bits::<52>(12);
+            self.fq_ppn.d.next = self.fill_ppn.val();
+            self.fq_size.d.next = self.fill_size.val();
+            self.fq_w.d.next = self.fill_writable.val();
+        }
+
+        // Invalidation acceptance: precompute the bounds in page units.
+        // 4 KiB pages overlapping [lo, hi) are lo_pn..=hi_pn. A huge page
+        // with base page b overlaps iff b[51:9] (2 MiB) or b[51:18] (1 GiB)
+        // lies between the range's bounds at that granularity; the 1 GiB
+        // bounds are kept as 43-bit values with bits 8:0 zero (low bound)
+        // or all ones (high bound) so one comparator pair serves both sizes.
+        self.lo_pn.next = self.inv_va_lo.val().get_bits::<52>(12);
+        self.hi_m1.next = self.inv_va_hi.val() - 1;
+        self.hi_pn.next = self.hi_m1.val().get_bits::<52>(12);
+        self.span.next = self.hi_pn.val() - self.lo_pn.val();
+        self.ohi_m1.next = self.inv_off_hi.val() - 1;
+        if self.inv_accept.val() {
+            self.inv_kind_r.d.next = self.inv_kind.val();
+            self.inv_mr_r.d.next = self.inv_mr.val();
+            self.inv_lo.d.next = self.lo_pn.val();
+            self.inv_hi.d.next = self.hi_pn.val();
+            self.inv_empty.d.next = self.inv_va_lo.val() >= self.inv_va_hi.val();
+            self.inv_olo2.d.next = self.inv_off_lo.val().get_bits::<43>(21);
+            self.inv_ohi2.d.next = self.ohi_m1.val().get_bits::<43>(21);
+            self.inv_olo1.d.next =
+                bit_cast::<43, 34>(self.inv_off_lo.val().get_bits::<34>(30)) << 9;
+            self.inv_ohi1.d.next =
+                (bit_cast::<43, 34>(self.ohi_m1.val().get_bits::<34>(30)) << 9) | 0x1FF;
+            self.inv_oempty.d.next = self.inv_off_lo.val() >= self.inv_off_hi.val();
+            // Steps are counted minus one: sweep_left == 0 marks the last.
+            self.sweep_set.d.next = 0.into();
+            self.sweep_left.d.next = self.sets_m1_16.val();
+            if self.inv_kind.val() == 2 {
+                if self.inv_va_lo.val() >= self.inv_va_hi.val() {
+                    self.sweep_left.d.next = 0.into();
+                } else if self.span.val() < self.sets_m1_52.val() {
+                    self.sweep_left.d.next = bit_cast::<16, 52>(self.span.val());
+                    self.sweep_set.d.next = self.lo_pn.val().get_bits::<SET_BITS>(0);
+                }
+            }
+            if self.inv_kind.val() == 3 {
+                self.sweep_left.d.next = 0.into();
+            }
+        }
+
+        // ---------------------------------------------------------------
+        // Stage 1: RAM words of stage 0's set are here; compare and write.
+        // ---------------------------------------------------------------
+        self.fwd_same_set.next = self.fwd_set.q.val() == self.s1_set.q.val();
+        self.meta_eff.next = self.meta.read_data.val();
+        if self.fwd_meta_en.q.val() && self.fwd_same_set.val() {
+            self.meta_eff.next = self.fwd_meta.q.val();
+        }
+        self.valid4.next = self.meta_eff.val().get_bits::<4>(0);
+
+        // The fill's own fields, used by the compare below and the writes.
+        self.fill_4k.next = self.fq_size.q.val() == 0;
+        self.fill_huge.next = (self.fq_size.q.val() == 1) || (self.fq_size.q.val() == 2);
+        self.fill_gig.next = self.fq_size.q.val() == 2;
+        self.fill_key.next = self.fq_opn.q.val() & self.key_mask_2m.val();
+        if self.fill_gig.val() {
+            self.fill_key.next = self.fq_opn.q.val() & self.key_mask_1g.val();
+        }
+
+        // 4 KiB ways.
+        self.m4.next = 0.into();
+        self.clr4.next = 0.into();
+        self.hit4_found.next = false;
+        self.hit4_idx.next = 0.into();
+        self.inv4_found.next = false;
+        self.inv4_idx.next = 0.into();
+        self.seen.next = false;
+        self.seen2.next = false;
+        self.acc_ppn.next = 0.into();
+        self.acc_w.next = false;
+        self.acc_size.next = 0.into();
+        self.idx.next = 0.into();
+        for w in 0..WAYS {
+            self.ent.next = self.ways[w].read_data.val();
+            if self.fwd_way.q.val().get_bit(w) && self.fwd_same_set.val() {
+                self.ent.next = self.fwd_entry.q.val();
+            }
+            self.mr_eq.next =
+                self.ent.val().get_bits::<16>(53) == bit_cast::<16, MR_BITS>(self.s1_mr.q.val());
+            self.hit_one.next = self.valid4.val().get_bit(w)
+                && self.mr_eq.val()
+                && (self.ent.val().get_bits::<52>(69) == self.s1_vpn.q.val());
+            self.m4.next = self.m4.val().replace_bit(w, self.hit_one.val());
+            if self.hit_one.val() {
+                if self.seen.val() {
+                    self.seen2.next = true;
+                }
+                self.seen.next = true;
+                self.acc_ppn.next = self.acc_ppn.val() | self.ent.val().get_bits::<52>(0);
+                if self.ent.val().get_bit(52) {
+                    self.acc_w.next = true;
+                }
+                if !self.hit4_found.val() {
+                    self.hit4_found.next = true;
+                    self.hit4_idx.next = self.idx.val();
+                }
+            }
+            if !self.valid4.val().get_bit(w) && !self.inv4_found.val() {
+                self.inv4_found.next = true;
+                self.inv4_idx.next = self.idx.val();
+            }
+            // Invalidation predicate (stage 1 of a sweep step: s1_mr holds
+            // the invalidation's MR).
+            self.in_rng.next = !self.inv_empty.q.val()
+                && (self.ent.val().get_bits::<52>(69) >= self.inv_lo.q.val())
+                && (self.ent.val().get_bits::<52>(69) <= self.inv_hi.q.val());
+            if self.valid4.val().get_bit(w)
+                && ((self.inv_kind_r.q.val() == 0)
+                    || (self.mr_eq.val()
+                        && ((self.inv_kind_r.q.val() == 1)
+                            || ((self.inv_kind_r.q.val() == 2) && self.in_rng.val()))))
+            {
+                self.clr4.next = self.clr4.val().replace_bit(w, true);
+            }
+            self.idx.next = self.idx.val() + 1;
+        }
+
+        // Huge entries: a lookup compares lk_off, a fill its own off page.
+        self.cmp_pn.next = self.lk_off.val().get_bits::<52>(12);
+        if self.s1_fill.q.val() {
+            self.cmp_pn.next = self.fq_opn.q.val();
+        }
+        self.mh.next = 0.into();
+        self.clrh.next = 0.into();
+        self.hith_found.next = false;
+        self.hith_idx.next = 0.into();
+        self.duph_found.next = false;
+        self.duph_idx.next = 0.into();
+        self.invh_found.next = false;
+        self.invh_idx.next = 0.into();
+        self.idx.next = 0.into();
+        for e in 0..HUGE {
+            self.ent.next = self.h_entry[e].q.val();
+            self.gig.next = self.ent.val().get_bit(121);
+            self.mr_eq.next =
+                self.ent.val().get_bits::<16>(53) == bit_cast::<16, MR_BITS>(self.s1_mr.q.val());
+            // key[51:18] at word bit 87, key[17:9] at word bit 78.
+            self.hit_one.next = self.h_valid.q.val().get_bit(e)
+                && self.mr_eq.val()
+                && (self.ent.val().get_bits::<34>(87) == self.cmp_pn.val().get_bits::<34>(18))
+                && (self.gig.val()
+                    || (self.ent.val().get_bits::<9>(78) == self.cmp_pn.val().get_bits::<9>(9)));
+            self.mh.next = self.mh.val().replace_bit(e, self.hit_one.val());
+            if self.hit_one.val() {
+                if self.seen.val() {
+                    self.seen2.next = true;
+                }
+                self.seen.next = true;
+                self.acc_ppn.next = self.acc_ppn.val() | self.ent.val().get_bits::<52>(0);
+                if self.ent.val().get_bit(52) {
+                    self.acc_w.next = true;
+                }
+                if self.gig.val() {
+                    self.acc_size.next = self.acc_size.val() | 2;
+                } else {
+                    self.acc_size.next = self.acc_size.val() | 1;
+                }
+                if !self.hith_found.val() {
+                    self.hith_found.next = true;
+                    self.hith_idx.next = self.idx.val();
+                }
+                if (self.gig.val() == self.fill_gig.val()) && !self.duph_found.val() {
+                    self.duph_found.next = true;
+                    self.duph_idx.next = self.idx.val();
+                }
+            }
+            if !self.h_valid.q.val().get_bit(e) && !self.invh_found.val() {
+                self.invh_found.next = true;
+                self.invh_idx.next = self.idx.val();
+            }
+            self.k43.next = self.ent.val().get_bits::<43>(78);
+            self.lo43.next = self.inv_olo2.q.val();
+            self.hi43.next = self.inv_ohi2.q.val();
+            if self.gig.val() {
+                self.lo43.next = self.inv_olo1.q.val();
+                self.hi43.next = self.inv_ohi1.q.val();
+            }
+            self.in_rng.next = !self.inv_oempty.q.val()
+                && (self.k43.val() >= self.lo43.val())
+                && (self.k43.val() <= self.hi43.val());
+            if self.h_valid.q.val().get_bit(e)
+                && ((self.inv_kind_r.q.val() == 0)
+                    || (self.mr_eq.val()
+                        && ((self.inv_kind_r.q.val() == 1)
+                            || ((self.inv_kind_r.q.val() == 2) && self.in_rng.val()))))
+            {
+                self.clrh.next = self.clrh.val().replace_bit(e, true);
+            }
+            self.idx.next = self.idx.val() + 1;
+        }
+
+        // Lookup result.
+        self.r_valid.d.next = self.s1_lk.q.val();
+        self.r_hit.d.next = self.s1_lk.q.val() && self.seen.val();
+        self.r_multi.d.next = self.s1_lk.q.val() && self.seen2.val();
+        self.r_ppn.d.next = 0.into();
+        self.r_size.d.next = 0.into();
+        self.r_w.d.next = false;
+        if self.s1_lk.q.val() {
+            self.r_ppn.d.next = self.acc_ppn.val();
+            self.r_size.d.next = self.acc_size.val();
+            self.r_w.d.next = self.acc_w.val();
+        }
+
+        // A fill reaching stage 1 while an invalidation is current is
+        // dropped when the invalidation covers it (same predicate as the
+        // sweep, applied to the fill's key).
+        self.k43.next = self.fill_key.val().get_bits::<43>(9);
+        self.lo43.next = self.inv_olo2.q.val();
+        self.hi43.next = self.inv_ohi2.q.val();
+        if self.fill_gig.val() {
+            self.lo43.next = self.inv_olo1.q.val();
+            self.hi43.next = self.inv_ohi1.q.val();
+        }
+        self.in_rng.next = !self.inv_empty.q.val()
+            && (self.fq_vpn.q.val() >= self.inv_lo.q.val())
+            && (self.fq_vpn.q.val() <= self.inv_hi.q.val());
+        if self.fill_huge.val() {
+            self.in_rng.next = !self.inv_oempty.q.val()
+                && (self.k43.val() >= self.lo43.val())
+                && (self.k43.val() <= self.hi43.val());
+        }
+        self.fill_cov.next = (self.state.q.val() == TlbState::Inv)
+            && ((self.inv_kind_r.q.val() == 0)
+                || ((self.fq_mr.q.val() == self.inv_mr_r.q.val())
+                    && ((self.inv_kind_r.q.val() == 1)
+                        || ((self.inv_kind_r.q.val() == 2) && self.in_rng.val()))));
+        self.apply4.next = self.s1_fill.q.val() && self.fill_4k.val() && !self.fill_cov.val();
+        self.applyh.next = self.s1_fill.q.val() && self.fill_huge.val() && !self.fill_cov.val();
+        if self.s1_fill.q.val() {
+            self.fq_valid.d.next = false;
+            self.fq_issued.d.next = false;
+        }
+
+        // Fill target: the entry holding the same key, else the first
+        // invalid entry, else the PLRU victim.
+        self.plru4.state.next = self.meta_eff.val().get_bits::<4>(4);
+        self.target4.next = self.plru4.victim.val();
+        if self.hit4_found.val() {
+            self.target4.next = self.hit4_idx.val();
+        } else if self.inv4_found.val() {
+            self.target4.next = self.inv4_idx.val();
+        }
+        self.plru4.touch.next = self.hit4_idx.val();
+        if self.s1_fill.q.val() {
+            self.plru4.touch.next = self.target4.val();
+        }
+        self.plru_h.state.next = self.h_plru.q.val();
+        self.targeth.next = self.plru_h.victim.val();
+        if self.duph_found.val() {
+            self.targeth.next = self.duph_idx.val();
+        } else if self.invh_found.val() {
+            self.targeth.next = self.invh_idx.val();
+        }
+        self.plru_h.touch.next = self.hith_idx.val();
+        if self.s1_fill.q.val() {
+            self.plru_h.touch.next = self.targeth.val();
+        }
+
+        // The word a fill writes (4 KiB: VA page; huge: aligned off page).
+        self.new_entry.next = bit_cast::<128, 52>(self.fq_ppn.q.val())
+            | (bit_cast::<128, MR_BITS>(self.fq_mr.q.val()) << 53)
+            | (bit_cast::<128, 52>(self.fq_vpn.q.val()) << 69);
+        if self.fill_huge.val() {
+            self.new_entry.next = bit_cast::<128, 52>(self.fq_ppn.q.val())
+                | (bit_cast::<128, MR_BITS>(self.fq_mr.q.val()) << 53)
+                | (bit_cast::<128, 52>(self.fill_key.val()) << 69);
+            self.new_entry.next = self.new_entry.val().replace_bit(121, self.fill_gig.val());
+        }
+        self.new_entry.next = self.new_entry.val().replace_bit(52, self.fq_w.q.val());
+
+        // 4 KiB writes: the set's metadata and at most one way.
+        self.way_we.next = 0.into();
+        self.valid_new.next = self.valid4.val();
+        self.meta_we.next = false;
+        self.meta_wd.next = self.meta_eff.val();
+        if self.s1_lk.q.val() && self.hit4_found.val() {
+            self.meta_we.next = true;
+            self.meta_wd.next = (bit_cast::<8, 4>(self.plru4.touched.val()) << 4)
+                | bit_cast::<8, 4>(self.valid4.val());
+        }
+        if self.apply4.val() {
+            for w in 0..WAYS {
+                if self.target4.val().index() == w {
+                    self.way_we.next = self.way_we.val().replace_bit(w, true);
+                    self.valid_new.next = self.valid_new.val().replace_bit(w, true);
+                }
+            }
+            self.meta_we.next = true;
+            self.meta_wd.next = (bit_cast::<8, 4>(self.plru4.touched.val()) << 4)
+                | bit_cast::<8, 4>(self.valid_new.val());
+        }
+        if self.s1_sweep.q.val() {
+            self.meta_we.next = true;
+            self.meta_wd.next = (self.meta_eff.val() & 0xF0)
+                | bit_cast::<8, 4>(self.valid4.val() & !self.clr4.val());
+        }
+        if self.s1_clear.q.val() {
+            self.meta_wd.next = 0.into();
+        }
+        if self.rst.val() {
+            self.meta_we.next = false;
+            self.way_we.next = 0.into();
+        }
+        self.meta.read_clock.next = self.clock.val();
+        self.meta.write_clock.next = self.clock.val();
+        self.meta.read_address.next = self.rd_set.val();
+        self.meta.write_address.next = self.s1_set.q.val();
+        self.meta.write_data.next = self.meta_wd.val();
+        self.meta.write_enable.next = self.meta_we.val();
+        for w in 0..WAYS {
+            self.ways[w].read_clock.next = self.clock.val();
+            self.ways[w].write_clock.next = self.clock.val();
+            self.ways[w].read_address.next = self.rd_set.val();
+            self.ways[w].write_address.next = self.s1_set.q.val();
+            self.ways[w].write_data.next = self.new_entry.val();
+            self.ways[w].write_enable.next = self.way_we.val().get_bit(w);
+        }
+        self.fwd_meta_en.d.next = self.meta_we.val();
+        self.fwd_set.d.next = self.s1_set.q.val();
+        self.fwd_meta.d.next = self.meta_wd.val();
+        self.fwd_way.d.next = self.way_we.val();
+        self.fwd_entry.d.next = self.new_entry.val();
+
+        // Huge writes.
+        if self.s1_lk.q.val() && self.hith_found.val() {
+            self.h_plru.d.next = self.plru_h.touched.val();
+        }
+        if self.applyh.val() {
+            for e in 0..HUGE {
+                if self.targeth.val().index() == e {
+                    self.h_entry[e].d.next = self.new_entry.val();
+                    self.h_valid.d.next = self.h_valid.q.val().replace_bit(e, true);
+                }
+            }
+            self.h_plru.d.next = self.plru_h.touched.val();
+        }
+        if self.s1_sweep.q.val() && self.s1_last.q.val() {
+            self.h_valid.d.next = self.h_valid.q.val() & !self.clrh.val();
+        }
+
+        // Synchronous reset of every control register (the RAM contents
+        // are cleared by the Clear sweep that follows).
+        if self.rst.val() {
+            self.state.d.next = TlbState::Clear;
+            self.sweep_set.d.next = 0.into();
+            self.sweep_left.d.next = self.sets_m1_16.val();
+            self.inv_kind_r.d.next = 0.into();
+            self.ready_r.d.next = false;
+            self.inv_done_r.d.next = false;
+            self.owe_fill.d.next = false;
+            self.fq_valid.d.next = false;
+            self.fq_issued.d.next = false;
+            self.s1_lk.d.next = false;
+            self.s1_fill.d.next = false;
+            self.s1_sweep.d.next = false;
+            self.s1_clear.d.next = false;
+            self.s1_last.d.next = false;
+            self.fwd_meta_en.d.next = false;
+            self.fwd_way.d.next = 0.into();
+            self.h_valid.d.next = 0.into();
+            self.h_plru.d.next = 0.into();
+            self.r_valid.d.next = false;
+            self.r_hit.d.next = false;
+            self.r_ppn.d.next = 0.into();
+            self.r_size.d.next = 0.into();
+            self.r_w.d.next = false;
+            self.r_multi.d.next = false;
+        }
+    }
+}

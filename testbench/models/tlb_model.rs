@@ -1,0 +1,626 @@
+//! Reference model of the translation TLB (`odp_mmu::tlb::Tlb`), in plain
+//! Rust and written from the datasheet, not from the RTL.
+//!
+//! Two layers:
+//! - [`TlbModel`]: the entries. 4 KiB sets of 4 ways and the huge-page
+//!   array, each with its tree pseudo-LRU, so that hits and misses match the
+//!   block exactly, not just "a hit is right".
+//! - [`TlbRef`]: the clock-level contract around it: when a lookup, a fill,
+//!   an invalidation or a reset takes effect, and what every output is in
+//!   every clock (`ready`, `fill_ready`, `inv_ready`, `inv_done`, `res_*`).
+//!   A testbench compares all outputs of the block with [`TlbRef::outs`] in
+//!   every clock.
+
+#![allow(dead_code)] // each test uses a different part of the model
+
+pub const INV_ALL: u64 = 0;
+pub const INV_BY_MR: u64 = 1;
+pub const INV_BY_MR_RANGE: u64 = 2;
+pub const SIZE_4K: u64 = 0;
+pub const SIZE_2M: u64 = 1;
+pub const SIZE_1G: u64 = 2;
+
+/// Inputs of the block in one clock (values as the ports carry them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TlbIns {
+    pub rst: bool,
+    pub lk_valid: bool,
+    pub lk_mr: u64,
+    pub lk_va: u64,
+    pub lk_off: u64,
+    pub fill_valid: bool,
+    pub fill_mr: u64,
+    pub fill_va: u64,
+    pub fill_off: u64,
+    pub fill_ppn: u64,
+    pub fill_size: u64,
+    pub fill_writable: bool,
+    pub inv_valid: bool,
+    pub inv_kind: u64,
+    pub inv_mr: u64,
+    pub inv_va_lo: u64,
+    pub inv_va_hi: u64,
+    pub inv_off_lo: u64,
+    pub inv_off_hi: u64,
+}
+
+/// Outputs of the block in one clock.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TlbOuts {
+    pub ready: bool,
+    pub res_valid: bool,
+    pub res_hit: bool,
+    pub res_ppn: u64,
+    pub res_size: u64,
+    pub res_writable: bool,
+    pub res_multi_hit: bool,
+    pub fill_ready: bool,
+    pub inv_ready: bool,
+    pub inv_done: bool,
+}
+
+/// A fill as the walker offers it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fill {
+    pub mr: u64,
+    pub va: u64,
+    pub off: u64,
+    pub ppn: u64,
+    pub size: u64,
+    pub writable: bool,
+}
+
+/// An invalidation request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Inv {
+    pub kind: u64,
+    pub mr: u64,
+    pub va_lo: u64,
+    pub va_hi: u64,
+    pub off_lo: u64,
+    pub off_hi: u64,
+}
+
+impl Inv {
+    /// Does the invalidation remove a page of MR `mr` covering bytes
+    /// `[start, start + len)` of VA space (`in_va`) or off space?
+    pub fn covers(&self, mr: u64, in_va: bool, start: u64, len: u64) -> bool {
+        let (lo, hi) = if in_va {
+            (self.va_lo, self.va_hi)
+        } else {
+            (self.off_lo, self.off_hi)
+        };
+        let overlaps =
+            lo < hi && (start as u128) < hi as u128 && (start as u128 + len as u128) > lo as u128;
+        match self.kind {
+            INV_ALL => true,
+            INV_BY_MR => mr == self.mr,
+            INV_BY_MR_RANGE => mr == self.mr && overlaps,
+            _ => false,
+        }
+    }
+
+    /// Does it cover the page a fill would create?
+    pub fn covers_fill(&self, f: &Fill) -> bool {
+        match f.size {
+            SIZE_4K => self.covers(f.mr, true, f.va & !0xFFF, 1 << 12),
+            SIZE_2M => self.covers(f.mr, false, f.off & !((1 << 21) - 1), 1 << 21),
+            SIZE_1G => self.covers(f.mr, false, f.off & !((1 << 30) - 1), 1 << 30),
+            _ => true,
+        }
+    }
+}
+
+/// What a lookup returns.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Translation {
+    pub ppn: u64,
+    pub size: u64,
+    pub writable: bool,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Way {
+    valid: bool,
+    mr: u64,
+    vpn: u64,
+    ppn: u64,
+    writable: bool,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Huge {
+    valid: bool,
+    mr: u64,
+    gig: bool,
+    /// Base of the page in off space.
+    base: u64,
+    ppn: u64,
+    writable: bool,
+}
+
+impl Huge {
+    fn len(&self) -> u64 {
+        if self.gig {
+            1 << 30
+        } else {
+            1 << 21
+        }
+    }
+    fn covers_off(&self, off: u64) -> bool {
+        off >= self.base && (off - self.base) < self.len()
+    }
+}
+
+/// Tree pseudo-LRU over `n` entries (n a power of two): `bits[k]` is node
+/// k, node 1 the root, children 2k and 2k+1, entry i is leaf n+i; a node
+/// points at the half holding the victim (false: lower, true: upper).
+#[derive(Clone, Debug)]
+pub struct TreePlru {
+    n: usize,
+    bits: Vec<bool>,
+}
+
+impl TreePlru {
+    pub fn new(n: usize) -> Self {
+        assert!(n.is_power_of_two() && n >= 2);
+        Self {
+            n,
+            bits: vec![false; n],
+        }
+    }
+    pub fn victim(&self) -> usize {
+        let mut node = 1;
+        while node < self.n {
+            node = 2 * node + self.bits[node] as usize;
+        }
+        node - self.n
+    }
+    pub fn touch(&mut self, i: usize) {
+        let mut node = self.n + i;
+        while node > 1 {
+            // Point the parent at the sibling half.
+            self.bits[node / 2] = node.is_multiple_of(2);
+            node /= 2;
+        }
+    }
+    pub fn clear(&mut self) {
+        self.bits.iter_mut().for_each(|b| *b = false);
+    }
+}
+
+/// The TLB's entries and replacement state.
+#[derive(Clone, Debug)]
+pub struct TlbModel {
+    pub sets: usize,
+    ways: Vec<[Way; 4]>,
+    plru4: Vec<TreePlru>,
+    huge: Vec<Huge>,
+    plru_h: TreePlru,
+}
+
+/// Outcome of a lookup in the model.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Lookup {
+    pub hit: Option<Translation>,
+    /// Number of matching entries (more than one is a block invariant
+    /// violation, which a consistent stimulus never provokes).
+    pub matches: usize,
+}
+
+impl TlbModel {
+    pub fn new(set_bits: usize, huge: usize) -> Self {
+        let sets = 1 << set_bits;
+        Self {
+            sets,
+            ways: vec![[Way::default(); 4]; sets],
+            plru4: vec![TreePlru::new(4); sets],
+            huge: vec![Huge::default(); huge],
+            plru_h: TreePlru::new(huge),
+        }
+    }
+
+    /// Every entry invalid, every PLRU tree zero (the reset state).
+    pub fn clear(&mut self) {
+        *self = Self::new(self.sets.trailing_zeros() as usize, self.huge.len());
+    }
+
+    fn set_of(&self, vpn: u64) -> usize {
+        (vpn as usize) & (self.sets - 1)
+    }
+
+    /// Looks up `(mr, va)` / `(mr, off)` and makes the hit most recently used.
+    pub fn lookup(&mut self, mr: u64, va: u64, off: u64) -> Lookup {
+        let vpn = va >> 12;
+        let set = self.set_of(vpn);
+        let m4: Vec<usize> = (0..4)
+            .filter(|&w| {
+                let e = &self.ways[set][w];
+                e.valid && e.mr == mr && e.vpn == vpn
+            })
+            .collect();
+        let mh: Vec<usize> = (0..self.huge.len())
+            .filter(|&i| {
+                let e = &self.huge[i];
+                e.valid && e.mr == mr && e.covers_off(off)
+            })
+            .collect();
+        let mut t = Translation::default();
+        for &w in &m4 {
+            let e = &self.ways[set][w];
+            t.ppn |= e.ppn;
+            t.writable |= e.writable;
+        }
+        for &i in &mh {
+            let e = &self.huge[i];
+            t.ppn |= e.ppn;
+            t.writable |= e.writable;
+            t.size |= if e.gig { SIZE_1G } else { SIZE_2M };
+        }
+        if let Some(&w) = m4.first() {
+            self.plru4[set].touch(w);
+        }
+        if let Some(&i) = mh.first() {
+            self.plru_h.touch(i);
+        }
+        let matches = m4.len() + mh.len();
+        Lookup {
+            hit: (matches > 0).then_some(t),
+            matches,
+        }
+    }
+
+    /// Installs a translation: over the entry with the same key, else the
+    /// first invalid entry, else the PLRU victim. Size 3 is ignored.
+    pub fn fill(&mut self, f: &Fill) {
+        match f.size {
+            SIZE_4K => {
+                let vpn = f.va >> 12;
+                let set = self.set_of(vpn);
+                let ways = &self.ways[set];
+                let w = (0..4)
+                    .find(|&w| ways[w].valid && ways[w].mr == f.mr && ways[w].vpn == vpn)
+                    .or_else(|| (0..4).find(|&w| !ways[w].valid))
+                    .unwrap_or_else(|| self.plru4[set].victim());
+                self.ways[set][w] = Way {
+                    valid: true,
+                    mr: f.mr,
+                    vpn,
+                    ppn: f.ppn,
+                    writable: f.writable,
+                };
+                self.plru4[set].touch(w);
+            }
+            SIZE_2M | SIZE_1G => {
+                let gig = f.size == SIZE_1G;
+                let len: u64 = if gig { 1 << 30 } else { 1 << 21 };
+                let base = f.off & !(len - 1);
+                let h = &self.huge;
+                let i = (0..h.len())
+                    .find(|&i| {
+                        h[i].valid && h[i].mr == f.mr && h[i].gig == gig && h[i].base == base
+                    })
+                    .or_else(|| (0..h.len()).find(|&i| !h[i].valid))
+                    .unwrap_or_else(|| self.plru_h.victim());
+                self.huge[i] = Huge {
+                    valid: true,
+                    mr: f.mr,
+                    gig,
+                    base,
+                    ppn: f.ppn,
+                    writable: f.writable,
+                };
+                self.plru_h.touch(i);
+            }
+            _ => {}
+        }
+    }
+
+    /// Removes every entry the invalidation covers; PLRU state is kept.
+    pub fn invalidate(&mut self, inv: &Inv) {
+        for set in 0..self.sets {
+            self.invalidate_set(inv, set);
+        }
+        self.invalidate_huge(inv);
+    }
+
+    /// Removes the entries of one 4 KiB set the invalidation covers.
+    pub fn invalidate_set(&mut self, inv: &Inv, set: usize) {
+        for e in self.ways[set].iter_mut() {
+            if e.valid && inv.covers(e.mr, true, e.vpn << 12, 1 << 12) {
+                e.valid = false;
+            }
+        }
+    }
+
+    /// Removes the huge entries the invalidation covers.
+    pub fn invalidate_huge(&mut self, inv: &Inv) {
+        for e in self.huge.iter_mut() {
+            if e.valid && inv.covers(e.mr, false, e.base, e.len()) {
+                e.valid = false;
+            }
+        }
+    }
+
+    /// Number of valid 4 KiB and huge entries.
+    pub fn occupancy(&self) -> (usize, usize) {
+        let four = self.ways.iter().flatten().filter(|e| e.valid).count();
+        let huge = self.huge.iter().filter(|e| e.valid).count();
+        (four, huge)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    Clear,
+    Run,
+    Inv,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage1 {
+    Idle,
+    Lookup { mr: u64, va: u64 },
+    Fill,
+    Sweep { set: usize, last: bool },
+}
+
+/// Clock-level reference of the block's documented timing contract.
+///
+/// Rules (from the datasheet):
+/// - Reset (`rst` high in a clock) clears everything; `ready` is then low
+///   for `sets` clocks while the sets are swept.
+/// - A lookup issued in clock c (`lk_valid && ready`) takes effect in clock
+///   c+1 with that clock's `lk_off`; its result shows in clock c+2.
+/// - An accepted fill waits in a one-entry holding register; it is issued
+///   in the first later clock in which no lookup is issued and takes effect
+///   in the clock after. If a lookup took the clock it wanted, `ready` is
+///   low in the next clock. `fill_ready` is low while the register is full.
+/// - An accepted invalidation: `ready` low from the next clock, a pending
+///   fill first, then one set per clock in the order of [`TlbRef::sweep`]
+///   (huge entries with the last set), then `inv_done` and `ready` high
+///   together. Fills are accepted while it runs (not in the
+///   clock of its last step) and dropped when it covers them; a fill
+///   offered but not taken in the clock it was accepted holds back the last
+///   step until it is taken.
+pub struct TlbRef {
+    pub model: TlbModel,
+    mode: Mode,
+    left: usize,
+    sweep_set: usize,
+    inv: Option<Inv>,
+    owe: bool,
+    ready: bool,
+    inv_done: bool,
+    res: TlbOuts,
+    fq: Option<Fill>,
+    fq_issued: bool,
+    s1: Stage1,
+    /// Counters for test reports.
+    pub lookups: u64,
+    pub hits: u64,
+    /// Hits on 4 KiB, 2 MiB and 1 GiB entries.
+    pub hits_by_size: [u64; 3],
+    pub fills_applied: u64,
+    pub fills_dropped: u64,
+    pub invalidations: u64,
+    pub refused_clocks: u64,
+}
+
+impl TlbRef {
+    pub fn new(set_bits: usize, huge: usize) -> Self {
+        let mut r = Self {
+            model: TlbModel::new(set_bits, huge),
+            mode: Mode::Clear,
+            left: 0,
+            sweep_set: 0,
+            inv: None,
+            owe: false,
+            ready: false,
+            inv_done: false,
+            res: TlbOuts::default(),
+            fq: None,
+            fq_issued: false,
+            s1: Stage1::Idle,
+            lookups: 0,
+            hits: 0,
+            hits_by_size: [0; 3],
+            fills_applied: 0,
+            fills_dropped: 0,
+            invalidations: 0,
+            refused_clocks: 0,
+        };
+        r.reset();
+        r
+    }
+
+    fn reset(&mut self) {
+        self.model.clear();
+        self.mode = Mode::Clear;
+        self.left = self.model.sets - 1;
+        self.sweep_set = 0;
+        self.inv = None;
+        self.owe = false;
+        self.ready = false;
+        self.inv_done = false;
+        self.res = TlbOuts::default();
+        self.fq = None;
+        self.fq_issued = false;
+        self.s1 = Stage1::Idle;
+    }
+
+    /// Sweep of an invalidation: (first set, steps minus one). Sets are
+    /// swept in increasing order, wrapping: all of them from set 0, or, for
+    /// a range of fewer pages than sets, the sets of its pages from the
+    /// first page's.
+    pub fn sweep(&self, inv: &Inv) -> (usize, usize) {
+        let sets = self.model.sets as u64;
+        match inv.kind {
+            INV_ALL | INV_BY_MR => (0, (sets - 1) as usize),
+            INV_BY_MR_RANGE if inv.va_lo < inv.va_hi => {
+                let first = inv.va_lo >> 12;
+                let span = ((inv.va_hi - 1) >> 12) - first;
+                if span < sets - 1 {
+                    ((first % sets) as usize, span as usize)
+                } else {
+                    (0, (sets - 1) as usize)
+                }
+            }
+            _ => (0, 0),
+        }
+    }
+
+    /// The block's outputs in the current clock.
+    pub fn outs(&self) -> TlbOuts {
+        let last_now = self.left == 0 && !self.owe;
+        TlbOuts {
+            ready: self.ready,
+            fill_ready: self.fq.is_none()
+                && (self.mode == Mode::Run || (self.mode == Mode::Inv && !last_now)),
+            inv_ready: self.mode == Mode::Run,
+            inv_done: self.inv_done,
+            ..self.res
+        }
+    }
+
+    /// Advances over the rising edge that ends the current clock, with the
+    /// inputs `ins` of that clock.
+    pub fn clock(&mut self, ins: &TlbIns) {
+        let outs = self.outs();
+        if ins.rst {
+            self.reset();
+            return;
+        }
+        if !outs.ready {
+            self.refused_clocks += 1;
+        }
+        let fq_pending = self.fq.is_some() && !self.fq_issued;
+
+        // Stage 1: the operation issued in the previous clock.
+        let mut res = TlbOuts::default();
+        match self.s1 {
+            Stage1::Lookup { mr, va } => {
+                let l = self.model.lookup(mr, va, ins.lk_off);
+                self.lookups += 1;
+                res.res_valid = true;
+                if let Some(t) = l.hit {
+                    self.hits += 1;
+                    if l.matches == 1 {
+                        self.hits_by_size[t.size as usize] += 1;
+                    }
+                    res.res_hit = true;
+                    res.res_ppn = t.ppn;
+                    res.res_size = t.size;
+                    res.res_writable = t.writable;
+                    res.res_multi_hit = l.matches > 1;
+                }
+            }
+            Stage1::Fill => {
+                let f = self.fq.take().expect("a fill in stage 1");
+                self.fq_issued = false;
+                let dropped = self.mode == Mode::Inv && self.inv.unwrap().covers_fill(&f);
+                if dropped || f.size > SIZE_1G {
+                    self.fills_dropped += 1;
+                } else {
+                    self.model.fill(&f);
+                    self.fills_applied += 1;
+                }
+            }
+            Stage1::Sweep { set, last } => {
+                // One 4 KiB set per step (fills taken during the sweep see
+                // the sets swept so far); the huge entries at the last step.
+                // The reset sweep has no invalidation: the model was cleared.
+                if let Some(inv) = self.inv {
+                    self.model.invalidate_set(&inv, set);
+                    if last {
+                        self.model.invalidate_huge(&inv);
+                        self.invalidations += 1;
+                    }
+                }
+            }
+            _ => {}
+        }
+        self.res = res;
+
+        // Stage 0.
+        self.s1 = Stage1::Idle;
+        self.ready = false;
+        self.inv_done = false;
+        match self.mode {
+            Mode::Clear => {
+                self.s1 = Stage1::Sweep {
+                    set: self.sweep_set,
+                    last: self.left == 0,
+                };
+                self.sweep_set = (self.sweep_set + 1) % self.model.sets;
+                if self.left == 0 {
+                    self.mode = Mode::Run;
+                    self.ready = true;
+                } else {
+                    self.left -= 1;
+                }
+            }
+            Mode::Run => {
+                let issue_lk = ins.lk_valid && outs.ready;
+                let issue_fill = fq_pending && !issue_lk;
+                if issue_lk {
+                    self.s1 = Stage1::Lookup {
+                        mr: ins.lk_mr,
+                        va: ins.lk_va,
+                    };
+                } else if issue_fill {
+                    self.s1 = Stage1::Fill;
+                    self.fq_issued = true;
+                }
+                let fill_blocked = fq_pending && !issue_fill;
+                self.ready = !ins.inv_valid && !fill_blocked;
+                if ins.inv_valid {
+                    let inv = Inv {
+                        kind: ins.inv_kind,
+                        mr: ins.inv_mr,
+                        va_lo: ins.inv_va_lo,
+                        va_hi: ins.inv_va_hi,
+                        off_lo: ins.inv_off_lo,
+                        off_hi: ins.inv_off_hi,
+                    };
+                    (self.sweep_set, self.left) = self.sweep(&inv);
+                    self.inv = Some(inv);
+                    self.mode = Mode::Inv;
+                    self.owe = ins.fill_valid && !outs.fill_ready;
+                }
+            }
+            Mode::Inv => {
+                let owe = self.owe;
+                self.owe = owe && ins.fill_valid && !outs.fill_ready;
+                if fq_pending {
+                    self.s1 = Stage1::Fill;
+                    self.fq_issued = true;
+                } else if !(self.left == 0 && owe) {
+                    self.s1 = Stage1::Sweep {
+                        set: self.sweep_set,
+                        last: self.left == 0,
+                    };
+                    self.sweep_set = (self.sweep_set + 1) % self.model.sets;
+                    if self.left == 0 {
+                        self.mode = Mode::Run;
+                        self.ready = true;
+                        self.inv_done = true;
+                    } else {
+                        self.left -= 1;
+                    }
+                }
+            }
+        }
+        if ins.fill_valid && outs.fill_ready {
+            self.fq = Some(Fill {
+                mr: ins.fill_mr,
+                va: ins.fill_va,
+                off: ins.fill_off,
+                ppn: ins.fill_ppn,
+                size: ins.fill_size,
+                writable: ins.fill_writable,
+            });
+            self.fq_issued = false;
+        }
+    }
+}

@@ -11,3 +11,4 @@
 
 pub mod tools;
 pub mod verilog;
+pub mod walker;

@@ -68,8 +68,10 @@ pub const SIZE_1G: u64 = 2;
 ///   handshake. `req_ready` is low only when no slot is free and no walk in
 ///   flight matches (and during `rst`).
 /// - Completion stream (`done_*`): one completion per walk, in any order
-///   across slots; payload holds while `done_valid && !done_ready`; the slot
-///   is free from the edge that accepts its completion.
+///   across slots; payload holds while `done_valid && !done_ready`, except
+///   `done_stale`, which rises if a `flush` hits the waiting completion
+///   (sample it at the handshake); the slot is free from the edge that
+///   accepts its completion.
 /// - `flush`: one-clock pulse from the invalidation unit. Every walk that
 ///   holds a slot at that clock, including one accepted on that very clock
 ///   and one whose completion is waiting, completes with `done_stale` = 1;
@@ -82,12 +84,15 @@ pub const SIZE_1G: u64 = 2;
 ///
 /// # Latency
 ///
-/// From the request handshake to `done_valid`: `levels * (L + 1)` clocks,
-/// where `L` is the memory's clocks from AR handshake to R handshake, with
-/// `m_axi_arready` high. The `+1` per level is the clock in which the slot
-/// presents its AR (its address is a registered function of the previous
-/// PTE). An `off` beyond the tree's reach completes FATAL one clock after the
-/// handshake without reading memory.
+/// Let `L` be the memory's clocks from AR handshake to R handshake, with
+/// `m_axi_arready` high. A request accepted on rising edge `t` has
+/// `done_valid` high in the clock that ends with edge
+/// `t + levels * (L + 1) + 1`: per level, one clock to present the AR (its
+/// address is a registered function of the previous PTE) and `L` in memory;
+/// plus one clock from the last R beat to the registered completion. The
+/// overhead over `levels * L` is `levels + 1` <= 5 clocks (SPEC: <= 8).
+/// An `off` beyond the tree's reach completes one clock after the handshake
+/// without reading memory.
 ///
 /// # Reset
 ///
@@ -106,7 +111,8 @@ pub const SIZE_1G: u64 = 2;
 /// - At most one AR outstanding per slot; `arid` < `SLOTS`.
 /// - `m_axi_arvalid`, once high, stays high with a stable payload until
 ///   `m_axi_arready` (also across `rst`); same for `done_valid` and its
-///   payload, except that `rst` withdraws a pending completion.
+///   payload, except that `rst` withdraws a pending completion and `flush`
+///   may raise `done_stale` (never lower it).
 /// - Among walks that are not stale, at most one per (`mr`, `off[63:12]`)
 ///   is reading memory at any time.
 /// - Coalescing assumes `req_root`/`req_levels_m1` are a function of `req_mr`

@@ -352,7 +352,16 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
     // Free --req--> Done (FATAL) without a read.
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, ar_lock, ar_lock_id, ar_rr, done_lock, done_lock_id, done_rr);
+        dff_setup!(
+            self,
+            clock,
+            ar_lock,
+            ar_lock_id,
+            ar_rr,
+            done_lock,
+            done_lock_id,
+            done_rr
+        );
         for i in 0..SLOTS {
             self.state[i].clock.next = self.clock.val();
             self.orphan[i].clock.next = self.clock.val();
@@ -602,13 +611,16 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
                             self.level[i].d.next = self.level[i].q.val() - 1;
                             match self.level[i].q.val().index() {
                                 1 => {
-                                    self.pte_index[i].d.next = self.off[i].q.val().get_bits::<9>(12);
+                                    self.pte_index[i].d.next =
+                                        self.off[i].q.val().get_bits::<9>(12);
                                 }
                                 2 => {
-                                    self.pte_index[i].d.next = self.off[i].q.val().get_bits::<9>(21);
+                                    self.pte_index[i].d.next =
+                                        self.off[i].q.val().get_bits::<9>(21);
                                 }
                                 _ => {
-                                    self.pte_index[i].d.next = self.off[i].q.val().get_bits::<9>(30);
+                                    self.pte_index[i].d.next =
+                                        self.off[i].q.val().get_bits::<9>(30);
                                 }
                             }
                             if self.orphan[i].q.val() {

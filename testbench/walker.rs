@@ -140,7 +140,11 @@ static BUILD_LOCK: Mutex<()> = Mutex::new(());
 impl<const S: usize> LockstepDut<S> {
     fn new() -> Self {
         let _guard = BUILD_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-        Self(Lockstep::new(Walker::<S>::new(), &module_name::<S>(), set_clock::<S>))
+        Self(Lockstep::new(
+            Walker::<S>::new(),
+            &module_name::<S>(),
+            set_clock::<S>,
+        ))
     }
 }
 
@@ -305,8 +309,6 @@ struct Slot {
     st: SlotModel,
     mr: u8,
     off: u64,
-    root: u64,
-    levels_m1: u8,
     stale: bool,
     reqs: Vec<u64>,
     reads: usize,
@@ -320,8 +322,6 @@ impl Slot {
             st: SlotModel::Free,
             mr: 0,
             off: 0,
-            root: 0,
-            levels_m1: 0,
             stale: false,
             reqs: Vec::new(),
             reads: 0,
@@ -529,7 +529,11 @@ impl<D: Dut> Bench<D> {
         // ---- Outputs against the model (state before the edge).
         assert!(o.rready, "clock {c}: rready must always be high");
         if o.arvalid {
-            assert_eq!((o.arlen, o.arsize, o.arburst), (0, 3, 1), "clock {c}: AR fields");
+            assert_eq!(
+                (o.arlen, o.arsize, o.arburst),
+                (0, 3, 1),
+                "clock {c}: AR fields"
+            );
             let id = o.arid as usize;
             assert!(id < n, "clock {c}: arid {id} >= SLOTS {n}");
             match self.model[id].st {
@@ -539,25 +543,37 @@ impl<D: Dut> Bench<D> {
                     ar_out: false,
                 } => {
                     let want = pte_address(table, level, self.model[id].off);
-                    assert_eq!(o.araddr, want, "clock {c}: araddr of slot {id} (level {level})");
+                    assert_eq!(
+                        o.araddr, want,
+                        "clock {c}: araddr of slot {id} (level {level})"
+                    );
                 }
                 SlotModel::Orphan { ar_out: false } => {}
                 ref st => panic!("clock {c}: AR from slot {id} in state {st:?}"),
             }
         }
-        let any_done = self.model.iter().any(|s| matches!(s.st, SlotModel::Done(_)));
+        let any_done = self
+            .model
+            .iter()
+            .any(|s| matches!(s.st, SlotModel::Done(_)));
         if i.rst {
             assert!(!o.done_valid, "clock {c}: done_valid during rst");
             assert!(!o.req_ready, "clock {c}: req_ready during rst");
         } else {
-            assert_eq!(o.done_valid, any_done, "clock {c}: done_valid vs finished walks");
+            assert_eq!(
+                o.done_valid, any_done,
+                "clock {c}: done_valid vs finished walks"
+            );
         }
         if o.done_valid {
             let id = o.done_id as usize;
             assert!(id < n, "clock {c}: done_id {id}");
             let slot = &mut self.model[id];
             let SlotModel::Done(outcome) = slot.st else {
-                panic!("clock {c}: completion from slot {id} in state {:?}", slot.st)
+                panic!(
+                    "clock {c}: completion from slot {id} in state {:?}",
+                    slot.st
+                )
             };
             slot.first_done_clock.get_or_insert(c);
             assert_eq!(
@@ -566,7 +582,11 @@ impl<D: Dut> Bench<D> {
                 "clock {c}: completion of slot {id}: mr, off, stale"
             );
             let got = decode(o);
-            assert_eq!(got, outcome, "clock {c}: completion of slot {id} (off {:#x})", slot.off);
+            assert_eq!(
+                got, outcome,
+                "clock {c}: completion of slot {id} (off {:#x})",
+                slot.off
+            );
             if !matches!(outcome, Outcome::Ok { .. }) {
                 assert_eq!(
                     (o.done_ppn, o.done_size, o.done_writable),
@@ -589,7 +609,11 @@ impl<D: Dut> Bench<D> {
                         x.done_writable,
                     )
                 };
-                assert_eq!(keep(o), keep(&po), "clock {c}: completion changed while not ready");
+                assert_eq!(
+                    keep(o),
+                    keep(&po),
+                    "clock {c}: completion changed while not ready"
+                );
                 // The one exception: a flush may make a waiting completion
                 // stale; it never becomes fresh again.
                 assert!(
@@ -598,7 +622,6 @@ impl<D: Dut> Bench<D> {
                 );
             }
         }
-        let mut coalesce_with = None;
         if i.req_valid {
             let page = i.req_off >> 12;
             let matches: Vec<usize> = (0..n)
@@ -610,13 +633,20 @@ impl<D: Dut> Bench<D> {
                         && s.off >> 12 == page
                 })
                 .collect();
-            assert!(matches.len() <= 1, "clock {c}: two live walks of one page: {matches:?}");
-            coalesce_with = matches.first().copied();
+            assert!(
+                matches.len() <= 1,
+                "clock {c}: two live walks of one page: {matches:?}"
+            );
+            let coalesce_with = matches.first().copied();
             let any_free = self.model.iter().any(|s| s.st == SlotModel::Free);
             let ready = !i.rst && (coalesce_with.is_some() || any_free);
             assert_eq!(o.req_ready, ready, "clock {c}: req_ready");
             if o.req_ready {
-                assert_eq!(o.req_coalesced, coalesce_with.is_some(), "clock {c}: req_coalesced");
+                assert_eq!(
+                    o.req_coalesced,
+                    coalesce_with.is_some(),
+                    "clock {c}: req_coalesced"
+                );
                 match coalesce_with {
                     Some(k) => assert_eq!(o.req_id as usize, k, "clock {c}: coalesced req_id"),
                     None => assert_eq!(
@@ -643,7 +673,7 @@ impl<D: Dut> Bench<D> {
                     SlotModel::Walking { ar_out: true, .. } | SlotModel::Orphan { ar_out: true }
                 );
                 let presenting = o.arvalid && o.arid as usize == k;
-                self.cancelled.extend(slot.reqs.drain(..));
+                self.cancelled.append(&mut slot.reqs);
                 slot.st = if r_here {
                     assert!(ar_out, "clock {c}: R for slot {k} with no read out");
                     SlotModel::Free
@@ -719,8 +749,6 @@ impl<D: Dut> Bench<D> {
                         },
                         mr: req.mr,
                         off: req.off,
-                        root: t.root,
-                        levels_m1: t.levels_m1,
                         stale: false,
                         reqs: vec![req.tag],
                         reads: 0,
@@ -820,7 +848,14 @@ fn walker_walks_4k_leaf_at_every_depth() {
         let mr = levels;
         let t = b.new_mr(mr, levels);
         let off = 0x1234_5000 & ((1u64 << (12 + 9 * levels as u64)) - 1) | 0x123;
-        b.tables.map(&mut b.mem, t, off, PageSize::Size4K, frame(levels as u64), true);
+        b.tables.map(
+            &mut b.mem,
+            t,
+            off,
+            PageSize::Size4K,
+            frame(levels as u64),
+            true,
+        );
         let c = walk_once(&mut b, mr, off);
         assert_eq!(
             c.outcome,
@@ -841,10 +876,15 @@ fn walker_reports_not_present_at_each_level() {
     for level in 0..4u8 {
         let off = (level as u64 + 1) << 39 | (level as u64) << 30 | 0x5000;
         // Build the path, then write a PTE with P clear (other bits set).
-        b.tables.set_pte(&mut b.mem, t, off, level, (frame(9) << 12) | PTE_W | PTE_H);
+        b.tables
+            .set_pte(&mut b.mem, t, off, level, (frame(9) << 12) | PTE_W | PTE_H);
         let c = walk_once(&mut b, 0, off);
         assert_eq!(c.outcome, Outcome::NotPresent);
-        assert_eq!(c.reads, 4 - level as usize, "a clear P at level {level} ends the walk");
+        assert_eq!(
+            c.reads,
+            4 - level as usize,
+            "a clear P at level {level} ends the walk"
+        );
     }
 }
 
@@ -852,11 +892,19 @@ fn walker_reports_not_present_at_each_level() {
 fn walker_reports_w_clear_leaf_as_read_only() {
     let mut b = lockstep8(MemConfig::fixed(2));
     let t = b.new_mr(3, 3);
-    b.tables.map(&mut b.mem, t, 0x7000, PageSize::Size4K, frame(7), false);
-    b.tables.map(&mut b.mem, t, 0x8000, PageSize::Size4K, frame(8), true);
+    b.tables
+        .map(&mut b.mem, t, 0x7000, PageSize::Size4K, frame(7), false);
+    b.tables
+        .map(&mut b.mem, t, 0x8000, PageSize::Size4K, frame(8), true);
     let ro = walk_once(&mut b, 3, 0x7008);
     let rw = walk_once(&mut b, 3, 0x8008);
-    assert!(matches!(ro.outcome, Outcome::Ok { writable: false, .. }));
+    assert!(matches!(
+        ro.outcome,
+        Outcome::Ok {
+            writable: false,
+            ..
+        }
+    ));
     assert!(matches!(rw.outcome, Outcome::Ok { writable: true, .. }));
 }
 
@@ -866,7 +914,8 @@ fn walker_finds_2m_leaf_at_level_1_and_1g_leaf_at_level_2() {
     for levels in 2..=4u8 {
         let t = b.new_mr(levels, levels);
         let off2m = 0x0060_0000 + 0x1_2345;
-        b.tables.map(&mut b.mem, t, off2m, PageSize::Size2M, 0x200 * 5, true);
+        b.tables
+            .map(&mut b.mem, t, off2m, PageSize::Size2M, 0x200 * 5, true);
         let c = walk_once(&mut b, levels, off2m);
         assert_eq!(
             c.outcome,
@@ -879,7 +928,8 @@ fn walker_finds_2m_leaf_at_level_1_and_1g_leaf_at_level_2() {
         assert_eq!(c.reads, levels as usize - 1);
         if levels >= 3 {
             let off1g = 0x8000_0000 + 0x123_4567;
-            b.tables.map(&mut b.mem, t, off1g, PageSize::Size1G, 0x4_0000 * 3, false);
+            b.tables
+                .map(&mut b.mem, t, off1g, PageSize::Size1G, 0x4_0000 * 3, false);
             let c = walk_once(&mut b, levels, off1g);
             assert_eq!(
                 c.outcome,
@@ -898,7 +948,8 @@ fn walker_finds_2m_leaf_at_level_1_and_1g_leaf_at_level_2() {
 fn walker_ignores_h_at_level_0_and_faults_h_at_level_3() {
     let mut b = lockstep8(MemConfig::fixed(2));
     let t = b.new_mr(1, 4);
-    b.tables.set_pte(&mut b.mem, t, 0x3000, 0, (frame(3) << 12) | PTE_P | PTE_H);
+    b.tables
+        .set_pte(&mut b.mem, t, 0x3000, 0, (frame(3) << 12) | PTE_P | PTE_H);
     let c = walk_once(&mut b, 1, 0x3000);
     assert_eq!(
         c.outcome,
@@ -909,7 +960,13 @@ fn walker_ignores_h_at_level_0_and_faults_h_at_level_3() {
         }
     );
     let off = 5u64 << 39;
-    b.tables.set_pte(&mut b.mem, t, off, 3, (frame(0) << 12) | PTE_P | PTE_W | PTE_H);
+    b.tables.set_pte(
+        &mut b.mem,
+        t,
+        off,
+        3,
+        (frame(0) << 12) | PTE_P | PTE_W | PTE_H,
+    );
     let c = walk_once(&mut b, 1, off);
     assert_eq!(c.outcome, Outcome::Fatal);
     assert_eq!(c.reads, 1);
@@ -922,7 +979,8 @@ fn walker_faults_off_out_of_reach_without_reading_memory() {
         let t = b.new_mr(levels, levels);
         let reach = 1u64 << (12 + 9 * levels as u64);
         // The last page in reach walks; the first byte beyond it does not.
-        b.tables.map(&mut b.mem, t, reach - 1, PageSize::Size4K, frame(1), true);
+        b.tables
+            .map(&mut b.mem, t, reach - 1, PageSize::Size4K, frame(1), true);
         let inside = walk_once(&mut b, levels, reach - 1);
         assert!(matches!(inside.outcome, Outcome::Ok { .. }));
         for off in [reach, u64::MAX, reach | 0xfff, 1 << 63] {
@@ -942,8 +1000,9 @@ fn walker_reports_slverr_and_decerr_at_each_level_as_fatal() {
     for resp in [RESP_SLVERR, RESP_DECERR] {
         for level in 0..4u8 {
             k += 1;
-            let off = (k as u64) << 30 | 0x9000;
-            b.tables.map(&mut b.mem, t, off, PageSize::Size4K, frame(k), true);
+            let off = (k << 30) | 0x9000;
+            b.tables
+                .map(&mut b.mem, t, off, PageSize::Size4K, frame(k), true);
             let addr = b.tables.pte_addr(&mut b.mem, t, off, level);
             b.mem.inject_error(addr..addr + 8, resp);
             let c = walk_once(&mut b, 2, off);
@@ -961,8 +1020,10 @@ fn walker_second_miss_to_same_page_waits_on_first() {
     let mut b = lockstep8(MemConfig::fixed(20));
     let t = b.new_mr(4, 4);
     let u = b.new_mr(5, 4);
-    b.tables.map(&mut b.mem, t, 0xabc_d000, PageSize::Size4K, frame(42), true);
-    b.tables.map(&mut b.mem, u, 0xabc_d000, PageSize::Size4K, frame(43), true);
+    b.tables
+        .map(&mut b.mem, t, 0xabc_d000, PageSize::Size4K, frame(42), true);
+    b.tables
+        .map(&mut b.mem, u, 0xabc_d000, PageSize::Size4K, frame(43), true);
     let first = b.request(4, 0xabc_d010);
     b.run(10); // the first walk is reading its second level
     let second = b.request(4, 0xabc_dff8);
@@ -970,7 +1031,11 @@ fn walker_second_miss_to_same_page_waits_on_first() {
     b.run_until_idle(10_000);
     let acc: HashMap<u64, (u8, bool)> = b.accepted.iter().map(|&(t, s, c)| (t, (s, c))).collect();
     assert!(!acc[&first].1);
-    assert_eq!(acc[&second], (acc[&first].0, true), "the second miss joins the first walk");
+    assert_eq!(
+        acc[&second],
+        (acc[&first].0, true),
+        "the second miss joins the first walk"
+    );
     assert!(!acc[&other_mr].1, "another MR's page is another walk");
     let c = b.completion_for(first).clone();
     assert_eq!(c.reqs, vec![first, second], "one completion answers both");
@@ -993,11 +1058,16 @@ fn walker_keeps_8_walks_in_flight() {
     let t = b.new_mr(0, 2);
     let mut tags = Vec::new();
     for k in 0..9u64 {
-        b.tables.map(&mut b.mem, t, k << 21, PageSize::Size4K, frame(k), true);
+        b.tables
+            .map(&mut b.mem, t, k << 21, PageSize::Size4K, frame(k), true);
         tags.push(b.request(0, k << 21));
     }
     b.run(20);
-    assert_eq!(b.mon.outstanding_reads(), 8, "eight reads on the bus at once");
+    assert_eq!(
+        b.mon.outstanding_reads(),
+        8,
+        "eight reads on the bus at once"
+    );
     assert!(b.presented.is_some(), "the ninth request waits for a slot");
     b.run_until_idle(10_000);
     assert_eq!(b.max_reads_in_flight, 8);
@@ -1013,7 +1083,10 @@ fn walker_keeps_8_walks_in_flight() {
             }
         );
     }
-    println!("max walks in flight {}, max reads in flight {}", b.max_walks_in_flight, b.max_reads_in_flight);
+    println!(
+        "max walks in flight {}, max reads in flight {}",
+        b.max_walks_in_flight, b.max_reads_in_flight
+    );
 }
 
 #[test]
@@ -1021,13 +1094,19 @@ fn walker_completes_out_of_order() {
     let mut b = lockstep8(MemConfig::fixed(10));
     let deep = b.new_mr(1, 4);
     let flat = b.new_mr(2, 1);
-    b.tables.map(&mut b.mem, deep, 0x5000, PageSize::Size4K, frame(1), true);
-    b.tables.map(&mut b.mem, flat, 0x5000, PageSize::Size4K, frame(2), true);
+    b.tables
+        .map(&mut b.mem, deep, 0x5000, PageSize::Size4K, frame(1), true);
+    b.tables
+        .map(&mut b.mem, flat, 0x5000, PageSize::Size4K, frame(2), true);
     let slow = b.request(1, 0x5000);
     let fast = b.request(2, 0x5000);
     b.run_until_idle(1000);
     let order: Vec<u64> = b.completions.iter().map(|c| c.reqs[0]).collect();
-    assert_eq!(order, vec![fast, slow], "a one-level walk overtakes a four-level one");
+    assert_eq!(
+        order,
+        vec![fast, slow],
+        "a one-level walk overtakes a four-level one"
+    );
 
     // Data returned out of order across IDs by the memory.
     let mut cfg = MemConfig::random(1, 80, 7);
@@ -1035,25 +1114,33 @@ fn walker_completes_out_of_order() {
     let mut b = lockstep8(cfg);
     let t = b.new_mr(0, 2);
     for k in 0..8u64 {
-        b.tables.map(&mut b.mem, t, k << 21, PageSize::Size4K, frame(k), true);
+        b.tables
+            .map(&mut b.mem, t, k << 21, PageSize::Size4K, frame(k), true);
         b.request(0, k << 21);
     }
     b.run_until_idle(10_000);
     let order: Vec<u64> = b.completions.iter().map(|c| c.reqs[0]).collect();
-    assert_ne!(order, (0..8).collect::<Vec<_>>(), "random latencies reorder completions");
+    assert_ne!(
+        order,
+        (0..8).collect::<Vec<_>>(),
+        "random latencies reorder completions"
+    );
 }
 
 #[test]
 fn walker_flush_marks_walks_in_flight_stale() {
     let mut b = lockstep8(MemConfig::fixed(30));
     let t = b.new_mr(0, 3);
-    b.tables.map(&mut b.mem, t, 0x1000, PageSize::Size4K, frame(1), true);
-    b.tables.map(&mut b.mem, t, 0x2000, PageSize::Size4K, frame(2), true);
+    b.tables
+        .map(&mut b.mem, t, 0x1000, PageSize::Size4K, frame(1), true);
+    b.tables
+        .map(&mut b.mem, t, 0x2000, PageSize::Size4K, frame(2), true);
     let a = b.request(0, 0x1000);
     let bb = b.request(0, 0x2000);
     b.run(40);
     // The driver remaps page 1, then the invalidation unit pulses flush.
-    b.tables.map(&mut b.mem, t, 0x1000, PageSize::Size4K, frame(11), true);
+    b.tables
+        .map(&mut b.mem, t, 0x1000, PageSize::Size4K, frame(11), true);
     b.flush_next = true;
     b.step();
     // A request for page 1 after the flush must not join the stale walk.
@@ -1063,7 +1150,11 @@ fn walker_flush_marks_walks_in_flight_stale() {
     assert!(b.completion_for(bb).stale);
     let c = b.completion_for(again);
     assert!(!c.stale);
-    assert_ne!(c.slot, b.completion_for(a).slot, "a fresh walk, not the stale one");
+    assert_ne!(
+        c.slot,
+        b.completion_for(a).slot,
+        "a fresh walk, not the stale one"
+    );
     assert_eq!(
         c.outcome,
         Outcome::Ok {
@@ -1084,7 +1175,10 @@ fn walker_flush_marks_walks_in_flight_stale() {
     let on_flush = b.request(0, 0x1000);
     b.flush_next = true;
     b.step();
-    assert!(b.accepted.iter().any(|&(t, _, _)| t == on_flush), "accepted on the flush clock");
+    assert!(
+        b.accepted.iter().any(|&(t, _, _)| t == on_flush),
+        "accepted on the flush clock"
+    );
     b.done_ready_pct = 100;
     b.run_until_idle(10_000);
     assert!(b.completion_for(waiting).stale);
@@ -1098,14 +1192,24 @@ fn walker_holds_completions_under_done_backpressure() {
     let mut b = lockstep8(cfg);
     let t = b.new_mr(0, 2);
     for k in 0..12u64 {
-        b.tables.map(&mut b.mem, t, k << 21, PageSize::Size4K, frame(k), k % 2 == 0);
+        b.tables.map(
+            &mut b.mem,
+            t,
+            k << 21,
+            PageSize::Size4K,
+            frame(k),
+            k % 2 == 0,
+        );
         b.request(0, k << 21);
     }
     b.done_ready_pct = 0;
     b.run(300);
     assert!(b.completions.is_empty());
     assert_eq!(
-        b.model.iter().filter(|s| matches!(s.st, SlotModel::Done(_))).count(),
+        b.model
+            .iter()
+            .filter(|s| matches!(s.st, SlotModel::Done(_)))
+            .count(),
         8,
         "all eight walks finished and wait"
     );
@@ -1119,7 +1223,8 @@ fn walker_reset_drains_reads_already_on_the_bus() {
     let mut b = lockstep8(MemConfig::fixed(50));
     let t = b.new_mr(0, 4);
     for k in 0..8u64 {
-        b.tables.map(&mut b.mem, t, k << 30, PageSize::Size4K, frame(k), true);
+        b.tables
+            .map(&mut b.mem, t, k << 30, PageSize::Size4K, frame(k), true);
         b.request(0, k << 30);
     }
     b.run(30);
@@ -1149,7 +1254,11 @@ fn walker_reset_drains_reads_already_on_the_bus() {
             }
         );
     }
-    assert_eq!(b.completions.len(), 8, "no completion from a cancelled walk");
+    assert_eq!(
+        b.completions.len(),
+        8,
+        "no completion from a cancelled walk"
+    );
     assert_eq!(b.mon.r_count, b.mon.ar_count, "every R beat taken");
 }
 
@@ -1159,7 +1268,8 @@ fn walker_reset_keeps_a_presented_ar_until_accepted() {
     cfg.arready_pct = 0;
     let mut b = lockstep8(cfg);
     let t = b.new_mr(0, 2);
-    b.tables.map(&mut b.mem, t, 0x1000, PageSize::Size4K, frame(1), true);
+    b.tables
+        .map(&mut b.mem, t, 0x1000, PageSize::Size4K, frame(1), true);
     b.request(0, 0x1000);
     b.run(5);
     let o = b.prev.unwrap().1;
@@ -1182,7 +1292,8 @@ fn walker_latency_is_levels_times_memory_latency_plus_levels_plus_1() {
         let mut b = lockstep8(MemConfig::fixed(mem_latency));
         for levels in 1..=4u8 {
             let t = b.new_mr(levels, levels);
-            b.tables.map(&mut b.mem, t, 0x3000, PageSize::Size4K, frame(3), true);
+            b.tables
+                .map(&mut b.mem, t, 0x3000, PageSize::Size4K, frame(3), true);
             let c = walk_once(&mut b, levels, 0x3000);
             let overhead = c.latency - levels as u64 * mem_latency;
             report.push(format!(
@@ -1204,8 +1315,12 @@ fn walker_presents_full_64_bit_pte_addresses() {
     let root = (1u64 << 52) - 2;
     b.mrs.insert(9, MrTables { root, levels_m1: 1 });
     let off = 0x1ff << 21 | 0x155 << 12;
-    b.mem.write64(pte_address(root, 1, off), (0x12_3456u64 << 12) | PTE_P);
-    b.mem.write64(pte_address(0x12_3456, 0, off), (frame(5) << 12) | PTE_P | PTE_W);
+    b.mem
+        .write64(pte_address(root, 1, off), (0x12_3456u64 << 12) | PTE_P);
+    b.mem.write64(
+        pte_address(0x12_3456, 0, off),
+        (frame(5) << 12) | PTE_P | PTE_W,
+    );
     let c = walk_once(&mut b, 9, off);
     assert_eq!(b.mem.ar_log[0].1.addr, 0xffff_ffff_ffff_eff8);
     assert!(matches!(c.outcome, Outcome::Ok { ppn, .. } if ppn == frame(5)));
@@ -1215,8 +1330,10 @@ fn walker_presents_full_64_bit_pte_addresses() {
 fn walker_with_one_slot_serialises_walks_and_still_coalesces() {
     let mut b = Bench::new(LockstepDut::<1>::new(), 1, MemConfig::fixed(10), 1);
     let t = b.new_mr(0, 2);
-    b.tables.map(&mut b.mem, t, 0x1000, PageSize::Size4K, frame(1), true);
-    b.tables.map(&mut b.mem, t, 0x2000, PageSize::Size4K, frame(2), true);
+    b.tables
+        .map(&mut b.mem, t, 0x1000, PageSize::Size4K, frame(1), true);
+    b.tables
+        .map(&mut b.mem, t, 0x2000, PageSize::Size4K, frame(2), true);
     let a = b.request(0, 0x1000);
     let a2 = b.request(0, 0x1ff0);
     let c = b.request(0, 0x2000);
@@ -1255,15 +1372,17 @@ fn random_tables<D: Dut>(b: &mut Bench<D>, rng: &mut StdRng, mrs: u8) -> Vec<(u8
             {
                 continue;
             }
-            let f = rng.gen_range(0..1u64 << 20) * (size.bytes() >> 12) & ((1 << 40) - 1);
+            let f = (rng.gen_range(0..1u64 << 20) * (size.bytes() >> 12)) & ((1 << 40) - 1);
             match rng.gen_range(0..12) {
                 0 => {
                     // P clear at a random level on the path.
                     let level = rng.gen_range(0..=t.levels_m1);
-                    b.tables.set_pte(&mut b.mem, t, off, level, rng.gen::<u64>() & !PTE_P);
+                    b.tables
+                        .set_pte(&mut b.mem, t, off, level, rng.gen::<u64>() & !PTE_P);
                 }
                 1 if levels == 4 => {
-                    b.tables.set_pte(&mut b.mem, t, off, 3, (frame(0) << 12) | PTE_P | PTE_H);
+                    b.tables
+                        .set_pte(&mut b.mem, t, off, 3, (frame(0) << 12) | PTE_P | PTE_H);
                 }
                 2 => {
                     b.tables.map(&mut b.mem, t, off, size, f, rng.gen());
@@ -1274,7 +1393,8 @@ fn random_tables<D: Dut>(b: &mut Bench<D>, rng: &mut StdRng, mrs: u8) -> Vec<(u8
                 }
                 3 => {
                     // Level-0 leaf with H set and random ignored bits.
-                    let pte = (f << 12) | PTE_P | PTE_H | (rng.gen::<u64>() & 0xfff0_0000_0000_0f7c);
+                    let pte =
+                        (f << 12) | PTE_P | PTE_H | (rng.gen::<u64>() & 0xfff0_0000_0000_0f7c);
                     b.tables.set_pte(&mut b.mem, t, off, 0, pte);
                 }
                 _ => {
@@ -1297,6 +1417,7 @@ fn random_request<D: Dut>(b: &mut Bench<D>, rng: &mut StdRng, hot: &[(u8, Vec<u6
     let off = match rng.gen_range(0..20) {
         0 => rng.gen::<u64>() & ((1 << reach_bits) - 1),
         1 => rng.gen::<u64>() | (1 << reach_bits),
+        2 => (1 << reach_bits) | (rng.gen::<u64>() & ((1 << reach_bits) - 1)),
         _ if !offs.is_empty() => offs[rng.gen_range(0..offs.len())] ^ rng.gen_range(0..4096),
         _ => rng.gen::<u64>() & ((1 << reach_bits) - 1),
     };
@@ -1317,13 +1438,11 @@ fn random_run<D: Dut>(dut: D, slots: usize, clocks: u64, latency: (u64, u64), se
     let mut stale = 0usize;
     let mut coalesced = 0usize;
     let mut resets = 0usize;
-    let mut phase_pct = (70u32, 80u32);
     while b.clock < clocks {
         // Change the backpressure pattern every few thousand clocks.
-        if b.clock % 4096 == 0 {
-            phase_pct = (rng.gen_range(5..=100), rng.gen_range(5..=100));
-            b.req_pct = phase_pct.0;
-            b.done_ready_pct = phase_pct.1;
+        if b.clock.is_multiple_of(4096) {
+            b.req_pct = rng.gen_range(5..=100);
+            b.done_ready_pct = rng.gen_range(5..=100);
         }
         if b.queue.len() < 4 {
             random_request(&mut b, &mut rng, &hot);
@@ -1342,7 +1461,12 @@ fn random_run<D: Dut>(dut: D, slots: usize, clocks: u64, latency: (u64, u64), se
                 walk_trace(&b.mem, t.root, t.levels_m1, c.off)
             };
             assert_eq!(c.outcome, want, "seed {seed}: mr {} off {:#x}", c.mr, c.off);
-            assert_eq!(c.reads, trace.len(), "seed {seed}: reads for off {:#x}", c.off);
+            assert_eq!(
+                c.reads,
+                trace.len(),
+                "seed {seed}: reads for off {:#x}",
+                c.off
+            );
             checked += c.reqs.len();
             stale += c.stale as usize;
             coalesced += c.reqs.len() - 1;
@@ -1402,4 +1526,239 @@ fn walker_1_slot_is_synthesizable() {
 #[should_panic(expected = "SLOTS must be in 1..=8")]
 fn walker_refuses_more_than_8_slots() {
     let _ = Walker::<9>::new();
+}
+
+// ---------------------------------------------------------------------------
+// The host-memory model and the reference walk check themselves (the
+// whole-core tests reuse them).
+
+use models::host_memory::{Addr, BResp, WBeat};
+
+/// Drives the model one clock as a master would; returns the slave outputs.
+fn mem_clock(mem: &mut HostMemory, mon: &mut AxiMonitor, m: &MasterOut) -> SlaveOut {
+    let s = mem.outputs();
+    mon.check(m, &s);
+    mem.edge(m);
+    s
+}
+
+#[test]
+fn host_memory_writes_incr_bursts_with_strobes_and_answers_b() {
+    let mut mem = HostMemory::new(MemConfig::random(1, 20, seed()));
+    let mut mon = AxiMonitor::new();
+    mem.write64(0x1000, 0x1111_1111_1111_1111);
+    mem.inject_error(0x9000..0x9008, RESP_SLVERR);
+    let bursts = [
+        (
+            3u8,
+            0x1000u64,
+            vec![(0xaaaa_bbbb_cccc_ddddu64, 0x0fu8), (0x2222, 0xff)],
+        ),
+        (5, 0x8ff8, vec![(0x77, 0xff), (0x88, 0xff)]),
+    ];
+    let mut b_seen = Vec::new();
+    for (id, addr, beats) in &bursts {
+        let aw = Addr {
+            id: *id,
+            addr: *addr,
+            len: beats.len() as u8 - 1,
+            size: 3,
+            burst: 1,
+        };
+        let mut aw_done = false;
+        let mut k = 0;
+        while !aw_done || k < beats.len() {
+            let w = (k < beats.len()).then(|| WBeat {
+                data: beats[k].0,
+                strb: beats[k].1,
+                last: k + 1 == beats.len(),
+            });
+            let m = MasterOut {
+                aw: (!aw_done).then_some(aw),
+                w,
+                bready: true,
+                ..Default::default()
+            };
+            let s = mem_clock(&mut mem, &mut mon, &m);
+            aw_done |= s.awready;
+            if w.is_some() && s.wready {
+                k += 1;
+            }
+            b_seen.extend(s.b);
+        }
+    }
+    for _ in 0..100 {
+        let m = MasterOut {
+            bready: true,
+            ..Default::default()
+        };
+        b_seen.extend(mem_clock(&mut mem, &mut mon, &m).b);
+    }
+    assert_eq!(
+        b_seen,
+        vec![
+            BResp {
+                id: 3,
+                resp: RESP_OKAY
+            },
+            BResp {
+                id: 5,
+                resp: RESP_SLVERR
+            }
+        ]
+    );
+    assert_eq!(
+        mem.read64(0x1000),
+        0x1111_1111_cccc_dddd,
+        "wstrb keeps bytes 4..7"
+    );
+    assert_eq!(mem.read64(0x1008), 0x2222);
+    assert_eq!(mem.read64(0x8ff8), 0, "an erroring burst writes nothing");
+}
+
+#[test]
+fn host_memory_orders_reads_per_id_and_reorders_across_ids() {
+    let mut mem = HostMemory::new(MemConfig::random(1, 200, seed()));
+    let mut mon = AxiMonitor::new();
+    for k in 0..64u64 {
+        mem.write64(8 * k, k);
+    }
+    // 16 single-beat reads on each of IDs 0..4, plus a 4-beat burst on ID 5.
+    let mut ars: VecDeque<Addr> = (0..64u64)
+        .map(|k| Addr {
+            id: (k % 4) as u8,
+            addr: 8 * k,
+            len: 0,
+            size: 3,
+            burst: 1,
+        })
+        .collect();
+    ars.push_back(Addr {
+        id: 5,
+        addr: 0,
+        len: 3,
+        size: 3,
+        burst: 1,
+    });
+    let mut beats = Vec::new();
+    let mut clocks = 0;
+    while beats.len() < 68 {
+        let m = MasterOut {
+            ar: ars.front().copied(),
+            rready: clocks % 3 != 0,
+            ..Default::default()
+        };
+        let s = mem_clock(&mut mem, &mut mon, &m);
+        if s.arready && m.ar.is_some() {
+            ars.pop_front();
+        }
+        if let (Some(r), true) = (s.r, m.rready) {
+            beats.push(r);
+        }
+        clocks += 1;
+        assert!(clocks < 100_000);
+    }
+    for id in 0..4u8 {
+        let data: Vec<u64> = beats
+            .iter()
+            .filter(|r| r.id == id)
+            .map(|r| r.data)
+            .collect();
+        let want: Vec<u64> = (0..64).filter(|k| k % 4 == id as u64).collect();
+        assert_eq!(data, want, "ID {id} in order");
+    }
+    let burst: Vec<(u64, bool)> = beats
+        .iter()
+        .filter(|r| r.id == 5)
+        .map(|r| (r.data, r.last))
+        .collect();
+    assert_eq!(burst, vec![(0, false), (1, false), (2, false), (3, true)]);
+    let arrival: Vec<u64> = beats.iter().filter(|r| r.id < 4).map(|r| r.data).collect();
+    assert_ne!(
+        arrival,
+        (0..64).collect::<Vec<_>>(),
+        "IDs interleave out of order"
+    );
+    assert!(mem.max_outstanding_reads > 4);
+}
+
+#[test]
+#[should_panic(expected = "AR dropped or changed before arready")]
+fn axi_monitor_catches_a_changed_ar_payload() {
+    let mut mon = AxiMonitor::new();
+    let ar = Addr {
+        id: 0,
+        addr: 0,
+        len: 0,
+        size: 3,
+        burst: 1,
+    };
+    let s = SlaveOut::default();
+    mon.check(
+        &MasterOut {
+            ar: Some(ar),
+            ..Default::default()
+        },
+        &s,
+    );
+    let moved = Addr { addr: 8, ..ar };
+    mon.check(
+        &MasterOut {
+            ar: Some(moved),
+            ..Default::default()
+        },
+        &s,
+    );
+}
+
+#[test]
+#[should_panic(expected = "R beat with ID 2 and no read outstanding")]
+fn axi_monitor_catches_an_r_beat_with_an_unknown_id() {
+    let mut mon = AxiMonitor::new();
+    let s = SlaveOut {
+        r: Some(models::host_memory::RBeat {
+            id: 2,
+            data: 0,
+            resp: 0,
+            last: true,
+        }),
+        ..Default::default()
+    };
+    mon.check(&MasterOut::default(), &s);
+}
+
+#[test]
+fn reference_walk_follows_hand_written_tables() {
+    let mut mem = HostMemory::new(MemConfig::fixed(1));
+    // levels 2: root frame 0x100 -> table frame 0x200 -> 4K frame 0x300;
+    // and a 2M leaf in the root's entry 1.
+    mem.write64(0x10_0000, (0x200 << 12) | PTE_P | PTE_W);
+    mem.write64(0x20_0000 + 8 * 5, (0x300 << 12) | PTE_P);
+    mem.write64(0x10_0008, (0x400 << 12) | PTE_P | PTE_W | PTE_H);
+    assert_eq!(
+        walk_trace(&mem, 0x100, 1, 0x5abc),
+        (
+            Outcome::Ok {
+                ppn: 0x300,
+                size: PageSize::Size4K,
+                writable: false
+            },
+            vec![0x10_0000, 0x20_0028]
+        )
+    );
+    assert_eq!(
+        walk_trace(&mem, 0x100, 1, 0x20_1234).0,
+        Outcome::Ok {
+            ppn: 0x400,
+            size: PageSize::Size2M,
+            writable: true
+        }
+    );
+    assert_eq!(walk_trace(&mem, 0x100, 1, 0x6000).0, Outcome::NotPresent);
+    assert_eq!(
+        walk_trace(&mem, 0x100, 1, 1 << 30),
+        (Outcome::Fatal, vec![])
+    );
+    mem.inject_error(0x20_0000..0x20_1000, RESP_DECERR);
+    assert_eq!(walk_trace(&mem, 0x100, 1, 0x5abc).0, Outcome::Fatal);
 }

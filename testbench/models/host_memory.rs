@@ -411,7 +411,13 @@ impl HostMemory {
             }
             let (lo, hi) = self.cfg.write_latency;
             let due = now + self.rng.gen_range(lo..=hi);
-            self.bs.push_back((BResp { id: txn.aw.id, resp }, due));
+            self.bs.push_back((
+                BResp {
+                    id: txn.aw.id,
+                    resp,
+                },
+                due,
+            ));
         }
         self.now += 1;
     }
@@ -456,27 +462,47 @@ impl AxiMonitor {
         if let Some((pm, ps)) = &self.prev {
             if let Some(ar) = pm.ar {
                 if !ps.arready {
-                    assert_eq!(m.ar, Some(ar), "AXI clock {c}: AR dropped or changed before arready");
+                    assert_eq!(
+                        m.ar,
+                        Some(ar),
+                        "AXI clock {c}: AR dropped or changed before arready"
+                    );
                 }
             }
             if let Some(aw) = pm.aw {
                 if !ps.awready {
-                    assert_eq!(m.aw, Some(aw), "AXI clock {c}: AW dropped or changed before awready");
+                    assert_eq!(
+                        m.aw,
+                        Some(aw),
+                        "AXI clock {c}: AW dropped or changed before awready"
+                    );
                 }
             }
             if let Some(w) = pm.w {
                 if !ps.wready {
-                    assert_eq!(m.w, Some(w), "AXI clock {c}: W dropped or changed before wready");
+                    assert_eq!(
+                        m.w,
+                        Some(w),
+                        "AXI clock {c}: W dropped or changed before wready"
+                    );
                 }
             }
             if let Some(r) = ps.r {
                 if !pm.rready {
-                    assert_eq!(s.r, Some(r), "AXI clock {c}: R dropped or changed before rready");
+                    assert_eq!(
+                        s.r,
+                        Some(r),
+                        "AXI clock {c}: R dropped or changed before rready"
+                    );
                 }
             }
             if let Some(b) = ps.b {
                 if !pm.bready {
-                    assert_eq!(s.b, Some(b), "AXI clock {c}: B dropped or changed before bready");
+                    assert_eq!(
+                        s.b,
+                        Some(b),
+                        "AXI clock {c}: B dropped or changed before bready"
+                    );
                 }
             }
         }
@@ -488,7 +514,12 @@ impl AxiMonitor {
                 r.id
             );
             let left = q.unwrap()[0];
-            assert_eq!(r.last, left == 1, "AXI clock {c}: rlast wrong for ID {}", r.id);
+            assert_eq!(
+                r.last,
+                left == 1,
+                "AXI clock {c}: rlast wrong for ID {}",
+                r.id
+            );
         }
         if let Some(b) = s.b {
             assert!(
@@ -507,7 +538,10 @@ impl AxiMonitor {
             self.r_count += 1;
         }
         if let (Some(ar), true) = (m.ar, s.arready) {
-            self.reads.entry(ar.id).or_default().push_back(ar.len as u32 + 1);
+            self.reads
+                .entry(ar.id)
+                .or_default()
+                .push_back(ar.len as u32 + 1);
             self.ar_count += 1;
         }
         if let (Some(aw), true) = (m.aw, s.awready) {

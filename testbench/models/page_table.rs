@@ -161,14 +161,20 @@ impl PageTableBuilder {
 
     /// A zeroed table's frame number (fresh frames are zero: never written).
     pub fn alloc_table(&mut self) -> u64 {
-        assert!(self.next_frame < self.end_frame, "page-table frame pool exhausted");
+        assert!(
+            self.next_frame < self.end_frame,
+            "page-table frame pool exhausted"
+        );
         self.next_frame += 1;
         self.next_frame - 1
     }
 
     /// A new MR with an empty root table.
     pub fn new_mr(&mut self, levels: u8) -> MrTables {
-        assert!((1..=4).contains(&levels), "levels must be 1..4, got {levels}");
+        assert!(
+            (1..=4).contains(&levels),
+            "levels must be 1..4, got {levels}"
+        );
         MrTables {
             root: self.alloc_table(),
             levels_m1: levels - 1,
@@ -180,7 +186,10 @@ impl PageTableBuilder {
     /// the way is a present leaf.
     pub fn pte_addr(&mut self, mem: &mut HostMemory, mr: MrTables, off: u64, level: u8) -> u64 {
         assert!(level <= mr.levels_m1);
-        assert!(!out_of_reach(off, mr.levels_m1), "off {off:#x} out of reach");
+        assert!(
+            !out_of_reach(off, mr.levels_m1),
+            "off {off:#x} out of reach"
+        );
         let mut table = mr.root;
         let mut l = mr.levels_m1;
         loop {
@@ -205,7 +214,14 @@ impl PageTableBuilder {
     }
 
     /// Writes `pte` verbatim at `level` on `off`'s path; returns its address.
-    pub fn set_pte(&mut self, mem: &mut HostMemory, mr: MrTables, off: u64, level: u8, pte: u64) -> u64 {
+    pub fn set_pte(
+        &mut self,
+        mem: &mut HostMemory,
+        mr: MrTables,
+        off: u64,
+        level: u8,
+        pte: u64,
+    ) -> u64 {
         let addr = self.pte_addr(mem, mr, off, level);
         mem.write64(addr, pte);
         addr
@@ -222,9 +238,19 @@ impl PageTableBuilder {
         frame: u64,
         writable: bool,
     ) -> u64 {
-        assert!(size.level() <= mr.levels_m1, "{size:?} page needs more levels");
-        assert!(frame < 1 << 40, "frame {frame:#x} does not fit PTE bits 51:12");
-        assert_eq!((frame << 12) % size.bytes(), 0, "frame not aligned to {size:?}");
+        assert!(
+            size.level() <= mr.levels_m1,
+            "{size:?} page needs more levels"
+        );
+        assert!(
+            frame < 1 << 40,
+            "frame {frame:#x} does not fit PTE bits 51:12"
+        );
+        assert_eq!(
+            (frame << 12) % size.bytes(),
+            0,
+            "frame not aligned to {size:?}"
+        );
         let mut pte = (frame << 12) | PTE_P;
         if writable {
             pte |= PTE_W;

@@ -17,6 +17,7 @@ pub mod tlb;
 pub mod tools;
 pub mod top;
 pub mod verilog;
+pub mod walker;
 
 pub use params::Params;
 pub use top::OdpMmu;

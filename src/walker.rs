@@ -1,0 +1,671 @@
+//! Page-table walker: on a TLB miss, walks a memory region's radix page table
+//! in host memory over an AXI4 read master, with up to eight walks in flight
+//! and a second miss to a page already being walked attached to that walk.
+
+use rust_hdl::prelude::*;
+
+/// State of one walk slot.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
+pub enum SlotState {
+    /// Holds no walk; may be allocated.
+    Free,
+    /// Has the address of its next PTE and waits for the AR channel.
+    Issue,
+    /// Its AR was accepted; waits for the one R beat with its ID.
+    Wait,
+    /// Holds a result and waits for the completion stream.
+    Done,
+}
+
+/// Completion status: a leaf was found (`done_ppn`, `done_size`,
+/// `done_writable` are valid).
+pub const STATUS_OK: u64 = 0;
+/// Completion status: some PTE on the path had P clear (a page fault).
+pub const STATUS_NOT_PRESENT: u64 = 1;
+/// Completion status: an AXI read answered SLVERR or DECERR, a level-3 PTE had
+/// the reserved H bit, or `off` lies beyond what the tree reaches.
+pub const STATUS_FATAL: u64 = 2;
+
+/// Leaf size code on `done_size`: 4 KiB.
+pub const SIZE_4K: u64 = 0;
+/// Leaf size code on `done_size`: 2 MiB (an H leaf at level 1).
+pub const SIZE_2M: u64 = 1;
+/// Leaf size code on `done_size`: 1 GiB (an H leaf at level 2).
+pub const SIZE_1G: u64 = 2;
+
+/// Page-table walker with `SLOTS` concurrent walks (1..=8; the product's
+/// default is 8).
+///
+/// # What it does
+///
+/// A request names a memory region (`req_mr`), the offset into it
+/// (`req_off`, SPEC section 3: `off = va - (base_va & !0xFFF)`), the MR's
+/// root table (`req_root`, a 4 KiB frame number) and its depth
+/// (`req_levels_m1` = levels - 1). The walker reads one 64-bit PTE per level
+/// over AXI4 and answers on the completion stream with the leaf's frame
+/// number, size and W bit, or NOT_PRESENT, or FATAL.
+///
+/// Each request is attached to a *slot*, reported on `req_id` at the
+/// handshake. A request for the same `mr` and the same 4 KiB page
+/// (`off[63:12]`) as a walk that is still reading memory starts no walk: it is
+/// attached to that walk's slot (`req_coalesced` = 1) and is answered by that
+/// walk's single completion. The caller keeps the list of requests waiting on
+/// each slot; the completion's `done_id` names the slot.
+///
+/// # Parameters
+///
+/// - `SLOTS`: walks in flight, 1..=8 (asserted by [`Walker::new`]). Slot `i`
+///   uses AXI ID `i`.
+///
+/// # Ports
+///
+/// Everything is synchronous to `clock`; streams are valid/ready and transfer
+/// on a rising edge where both are high.
+///
+/// - Request stream (`req_*`): `req_ready`, `req_id` and `req_coalesced` are
+///   combinational in the request payload and the walker's state (not in
+///   `req_valid`); the caller records `req_id`/`req_coalesced` at the
+///   handshake. `req_ready` is low only when no slot is free and no walk in
+///   flight matches (and during `rst`).
+/// - Completion stream (`done_*`): one completion per walk, in any order
+///   across slots; payload holds while `done_valid && !done_ready`, except
+///   `done_stale`, which rises if a `flush` hits the waiting completion
+///   (sample it at the handshake); the slot is free from the edge that
+///   accepts its completion.
+/// - `flush`: one-clock pulse from the invalidation unit. Every walk that
+///   holds a slot at that clock, including one accepted on that very clock
+///   and one whose completion is waiting, completes with `done_stale` = 1;
+///   the caller must not fill its TLB from it. A stale walk accepts no
+///   further coalescing: a later request for its page starts a fresh walk.
+/// - AXI4 read master (`m_axi_ar*`, `m_axi_r*`): single-beat reads
+///   (`arlen` 0, `arsize` 3 = 8 bytes, `arburst` INCR), `arid` = slot,
+///   at most one read per slot in flight, data accepted in any order across
+///   IDs. `m_axi_rready` is always high: every R beat is taken on arrival.
+///
+/// # Latency
+///
+/// Let `L` be the memory's clocks from AR handshake to R handshake, with
+/// `m_axi_arready` high. A request accepted on rising edge `t` has
+/// `done_valid` high in the clock that ends with edge
+/// `t + levels * (L + 1) + 1`: per level, one clock to present the AR (its
+/// address is a registered function of the previous PTE) and `L` in memory;
+/// plus one clock from the last R beat to the registered completion. The
+/// overhead over `levels * L` is `levels + 1` <= 5 clocks (SPEC: <= 8).
+/// An `off` beyond the tree's reach completes one clock after the handshake
+/// without reading memory.
+///
+/// # Reset
+///
+/// `rst` (synchronous, active high) cancels every walk and drops every
+/// pending completion; no request or completion handshakes while `rst` is
+/// high. AXI reads already issued are not abandoned: a slot whose AR was
+/// accepted (or was being presented and not yet accepted, which AXI forbids
+/// withdrawing) becomes an *orphan*: it keeps presenting its AR until
+/// accepted, takes its R beat (rready stays high) and drops it, then frees
+/// itself. Orphans are never allocated, never coalesced onto and never
+/// complete, so a stale R beat can not be mistaken for a new walk's data
+/// under the same ID.
+///
+/// # Invariants
+///
+/// - At most one AR outstanding per slot; `arid` < `SLOTS`.
+/// - `m_axi_arvalid`, once high, stays high with a stable payload until
+///   `m_axi_arready` (also across `rst`); same for `done_valid` and its
+///   payload, except that `rst` withdraws a pending completion and `flush`
+///   may raise `done_stale` (never lower it).
+/// - Among walks that are not stale, at most one per (`mr`, `off[63:12]`)
+///   is reading memory at any time.
+/// - Coalescing assumes `req_root`/`req_levels_m1` are a function of `req_mr`
+///   while a walk of that MR is in flight; rewriting an MR must be followed
+///   by a `flush` (the stale walks then accept no new requests).
+///
+/// # Bad input
+///
+/// - `off >= 2^(12 + 9 * levels)`: FATAL, no memory read. The MR write
+///   command should refuse MRs whose length exceeds the tree's reach.
+/// - An R beat whose ID names no slot waiting for data is ignored.
+/// - `rresp` OKAY or EXOKAY is data; SLVERR or DECERR is FATAL.
+#[derive(LogicBlock)]
+pub struct Walker<const SLOTS: usize> {
+    /// Clock; everything is synchronous to its rising edge.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous active-high reset (see "Reset").
+    pub rst: Signal<In, Bit>,
+
+    /// Request valid.
+    pub req_valid: Signal<In, Bit>,
+    /// Request ready: a slot is free or a walk of the same page is reading.
+    pub req_ready: Signal<Out, Bit>,
+    /// Memory region of the request (coalescing key together with `off[63:12]`).
+    pub req_mr: Signal<In, Bits<8>>,
+    /// Byte offset into the MR's page-table address space.
+    pub req_off: Signal<In, Bits<64>>,
+    /// Root table's 4 KiB frame number (physical address >> 12).
+    pub req_root: Signal<In, Bits<52>>,
+    /// Number of table levels minus one (0..3 for levels 1..4).
+    pub req_levels_m1: Signal<In, Bits<2>>,
+    /// Slot the request is attached to (valid while `req_valid && req_ready`).
+    pub req_id: Signal<Out, Bits<3>>,
+    /// 1 when the request joined a walk already in flight.
+    pub req_coalesced: Signal<Out, Bit>,
+
+    /// Completion valid.
+    pub done_valid: Signal<Out, Bit>,
+    /// Completion ready; the slot is freed at the handshake.
+    pub done_ready: Signal<In, Bit>,
+    /// Slot that completed (the `req_id` its requests were given).
+    pub done_id: Signal<Out, Bits<3>>,
+    /// 0 OK, 1 NOT_PRESENT, 2 FATAL.
+    pub done_status: Signal<Out, Bits<2>>,
+    /// MR of the walk.
+    pub done_mr: Signal<Out, Bits<8>>,
+    /// `off` of the walk (of the request that started it).
+    pub done_off: Signal<Out, Bits<64>>,
+    /// Leaf PTE bits 51:12 (frame number; huge leaves as written in the PTE); 0 unless OK.
+    pub done_ppn: Signal<Out, Bits<52>>,
+    /// Leaf size: 0 4 KiB, 1 2 MiB, 2 1 GiB; 0 unless OK.
+    pub done_size: Signal<Out, Bits<2>>,
+    /// Leaf W bit; 0 unless OK.
+    pub done_writable: Signal<Out, Bit>,
+    /// A `flush` happened while this walk held its slot: do not cache it.
+    pub done_stale: Signal<Out, Bit>,
+
+    /// One-clock pulse: mark every walk holding a slot stale.
+    pub flush: Signal<In, Bit>,
+
+    /// AR ID = slot number.
+    pub m_axi_arid: Signal<Out, Bits<4>>,
+    /// AR address: the PTE's byte address.
+    pub m_axi_araddr: Signal<Out, Bits<64>>,
+    /// AR burst length - 1: always 0 (one beat).
+    pub m_axi_arlen: Signal<Out, Bits<8>>,
+    /// AR beat size: always 3 (8 bytes).
+    pub m_axi_arsize: Signal<Out, Bits<3>>,
+    /// AR burst type: always 1 (INCR).
+    pub m_axi_arburst: Signal<Out, Bits<2>>,
+    /// AR valid.
+    pub m_axi_arvalid: Signal<Out, Bit>,
+    /// AR ready.
+    pub m_axi_arready: Signal<In, Bit>,
+    /// R ID: the slot the beat belongs to.
+    pub m_axi_rid: Signal<In, Bits<4>>,
+    /// R data: the PTE, little-endian.
+    pub m_axi_rdata: Signal<In, Bits<64>>,
+    /// R response: 0 OKAY, 1 EXOKAY, 2 SLVERR, 3 DECERR.
+    pub m_axi_rresp: Signal<In, Bits<2>>,
+    /// R last (every read is one beat, so it is not needed).
+    pub m_axi_rlast: Signal<In, Bit>,
+    /// R valid.
+    pub m_axi_rvalid: Signal<In, Bit>,
+    /// R ready: always 1.
+    pub m_axi_rready: Signal<Out, Bit>,
+
+    // Per-slot registers.
+    state: [DFF<SlotState>; SLOTS],
+    /// The slot's walk was cancelled by `rst` with a read still on the bus.
+    orphan: [DFF<Bit>; SLOTS],
+    stale: [DFF<Bit>; SLOTS],
+    mr: [DFF<Bits<8>>; SLOTS],
+    off: [DFF<Bits<64>>; SLOTS],
+    /// Level of the table being read (Issue/Wait) or of the leaf (Done).
+    level: [DFF<Bits<2>>; SLOTS],
+    /// Index of the next PTE in its table (`off` field of `level`).
+    pte_index: [DFF<Bits<9>>; SLOTS],
+    /// Frame of the table being read (Issue/Wait) or of the leaf (Done).
+    frame: [DFF<Bits<52>>; SLOTS],
+    status: [DFF<Bits<2>>; SLOTS],
+    writable: [DFF<Bit>; SLOTS],
+
+    // AR channel arbiter: round robin, locked while AR waits for arready.
+    ar_lock: DFF<Bit>,
+    ar_lock_id: DFF<Bits<3>>,
+    ar_rr: DFF<Bits<3>>,
+    // Completion arbiter: round robin, locked while done waits for ready.
+    done_lock: DFF<Bit>,
+    done_lock_id: DFF<Bits<3>>,
+    done_rr: DFF<Bits<3>>,
+
+    // Combinational helpers.
+    match_found: Signal<Local, Bit>,
+    match_id: Signal<Local, Bits<3>>,
+    free_found: Signal<Local, Bit>,
+    free_id: Signal<Local, Bits<3>>,
+    req_fire: Signal<Local, Bit>,
+    req_out_of_reach: Signal<Local, Bit>,
+    req_index: Signal<Local, Bits<9>>,
+    ar_found: Signal<Local, Bit>,
+    ar_grant: Signal<Local, Bits<3>>,
+    ar_fire: Signal<Local, Bit>,
+    ar_next_rr: Signal<Local, Bits<3>>,
+    ar_frame: Signal<Local, Bits<52>>,
+    ar_index: Signal<Local, Bits<9>>,
+    done_found: Signal<Local, Bit>,
+    done_sel: Signal<Local, Bits<3>>,
+    done_fire: Signal<Local, Bit>,
+    done_next_rr: Signal<Local, Bits<3>>,
+    r_hit: [Signal<Local, Bit>; SLOTS],
+    pte_frame: Signal<Local, Bits<52>>,
+}
+
+impl<const SLOTS: usize> Walker<SLOTS> {
+    /// A walker with `SLOTS` walk slots; panics unless `1 <= SLOTS <= 8`.
+    pub fn new() -> Self {
+        assert!(
+            (1..=8).contains(&SLOTS),
+            "Walker: SLOTS must be in 1..=8 (3-bit slot IDs), got {SLOTS}"
+        );
+        Self {
+            clock: Default::default(),
+            rst: Default::default(),
+            req_valid: Default::default(),
+            req_ready: Default::default(),
+            req_mr: Default::default(),
+            req_off: Default::default(),
+            req_root: Default::default(),
+            req_levels_m1: Default::default(),
+            req_id: Default::default(),
+            req_coalesced: Default::default(),
+            done_valid: Default::default(),
+            done_ready: Default::default(),
+            done_id: Default::default(),
+            done_status: Default::default(),
+            done_mr: Default::default(),
+            done_off: Default::default(),
+            done_ppn: Default::default(),
+            done_size: Default::default(),
+            done_writable: Default::default(),
+            done_stale: Default::default(),
+            flush: Default::default(),
+            m_axi_arid: Default::default(),
+            m_axi_araddr: Default::default(),
+            m_axi_arlen: Default::default(),
+            m_axi_arsize: Default::default(),
+            m_axi_arburst: Default::default(),
+            m_axi_arvalid: Default::default(),
+            m_axi_arready: Default::default(),
+            m_axi_rid: Default::default(),
+            m_axi_rdata: Default::default(),
+            m_axi_rresp: Default::default(),
+            m_axi_rlast: Default::default(),
+            m_axi_rvalid: Default::default(),
+            m_axi_rready: Default::default(),
+            state: std::array::from_fn(|_| Default::default()),
+            orphan: std::array::from_fn(|_| Default::default()),
+            stale: std::array::from_fn(|_| Default::default()),
+            mr: std::array::from_fn(|_| Default::default()),
+            off: std::array::from_fn(|_| Default::default()),
+            level: std::array::from_fn(|_| Default::default()),
+            pte_index: std::array::from_fn(|_| Default::default()),
+            frame: std::array::from_fn(|_| Default::default()),
+            status: std::array::from_fn(|_| Default::default()),
+            writable: std::array::from_fn(|_| Default::default()),
+            ar_lock: Default::default(),
+            ar_lock_id: Default::default(),
+            ar_rr: Default::default(),
+            done_lock: Default::default(),
+            done_lock_id: Default::default(),
+            done_rr: Default::default(),
+            match_found: Default::default(),
+            match_id: Default::default(),
+            free_found: Default::default(),
+            free_id: Default::default(),
+            req_fire: Default::default(),
+            req_out_of_reach: Default::default(),
+            req_index: Default::default(),
+            ar_found: Default::default(),
+            ar_grant: Default::default(),
+            ar_fire: Default::default(),
+            ar_next_rr: Default::default(),
+            ar_frame: Default::default(),
+            ar_index: Default::default(),
+            done_found: Default::default(),
+            done_sel: Default::default(),
+            done_fire: Default::default(),
+            done_next_rr: Default::default(),
+            r_hit: std::array::from_fn(|_| Default::default()),
+            pte_frame: Default::default(),
+        }
+    }
+}
+
+impl<const SLOTS: usize> Default for Walker<SLOTS> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const SLOTS: usize> Logic for Walker<SLOTS> {
+    // The walk, from SPEC section 3 ("Page tables in host memory"):
+    //
+    //   Per MR, a radix tree of 4 KiB tables of 512 little-endian 64-bit
+    //   entries. `levels` is 1..4. The walk starts at the root table at level
+    //   `levels-1`; the index at level i is `off[12+9i+8 : 12+9i]`; the entry
+    //   is at `table + 8*index`.
+    //     bit 0  P   present; a clear P at any level is a page fault
+    //     bit 1  W   writable
+    //     bit 7  H   at level 1: a 2 MiB leaf; at level 2: a 1 GiB leaf;
+    //                at level 0 ignored; at level 3 reserved (FATAL)
+    //     51:12      physical address of the next table, or of the page frame
+    //
+    // Per slot: Free --req--> Issue --AR--> Wait --R--> (Issue one level
+    // down | Done) --completion--> Free. An off the tree can not reach goes
+    // Free --req--> Done (FATAL) without a read.
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            ar_lock,
+            ar_lock_id,
+            ar_rr,
+            done_lock,
+            done_lock_id,
+            done_rr
+        );
+        for i in 0..SLOTS {
+            self.state[i].clock.next = self.clock.val();
+            self.orphan[i].clock.next = self.clock.val();
+            self.stale[i].clock.next = self.clock.val();
+            self.mr[i].clock.next = self.clock.val();
+            self.off[i].clock.next = self.clock.val();
+            self.level[i].clock.next = self.clock.val();
+            self.pte_index[i].clock.next = self.clock.val();
+            self.frame[i].clock.next = self.clock.val();
+            self.status[i].clock.next = self.clock.val();
+            self.writable[i].clock.next = self.clock.val();
+            self.state[i].d.next = self.state[i].q.val();
+            self.orphan[i].d.next = self.orphan[i].q.val();
+            self.stale[i].d.next = self.stale[i].q.val();
+            self.mr[i].d.next = self.mr[i].q.val();
+            self.off[i].d.next = self.off[i].q.val();
+            self.level[i].d.next = self.level[i].q.val();
+            self.pte_index[i].d.next = self.pte_index[i].q.val();
+            self.frame[i].d.next = self.frame[i].q.val();
+            self.status[i].d.next = self.status[i].q.val();
+            self.writable[i].d.next = self.writable[i].q.val();
+        }
+
+        // ---- Request side: coalesce onto a walk still reading memory (not
+        // stale, not orphaned), else take the lowest free slot.
+        self.match_found.next = false;
+        self.match_id.next = 0.into();
+        self.free_found.next = false;
+        self.free_id.next = 0.into();
+        for i in 0..SLOTS {
+            if ((self.state[i].q.val() == SlotState::Issue)
+                | (self.state[i].q.val() == SlotState::Wait))
+                & !self.orphan[i].q.val()
+                & !self.stale[i].q.val()
+                & (self.mr[i].q.val() == self.req_mr.val())
+                & (self.off[i].q.val().get_bits::<52>(12) == self.req_off.val().get_bits::<52>(12))
+                & !self.match_found.val()
+            {
+                self.match_found.next = true;
+                self.match_id.next = i.to_bits();
+            }
+            if (self.state[i].q.val() == SlotState::Free) & !self.free_found.val() {
+                self.free_found.next = true;
+                self.free_id.next = i.to_bits();
+            }
+        }
+        self.req_ready.next = (self.match_found.val() | self.free_found.val()) & !self.rst.val();
+        self.req_coalesced.next = self.match_found.val();
+        self.req_id.next = self.free_id.val();
+        if self.match_found.val() {
+            self.req_id.next = self.match_id.val();
+        }
+        self.req_fire.next = self.req_valid.val() & self.req_ready.val();
+
+        // Reach check (off >= 2^(12 + 9 * levels)) and the root-level index.
+        self.req_out_of_reach.next = false;
+        self.req_index.next = 0.into();
+        match self.req_levels_m1.val().index() {
+            0 => {
+                self.req_out_of_reach.next = self.req_off.val().get_bits::<43>(21).any();
+                self.req_index.next = self.req_off.val().get_bits::<9>(12);
+            }
+            1 => {
+                self.req_out_of_reach.next = self.req_off.val().get_bits::<34>(30).any();
+                self.req_index.next = self.req_off.val().get_bits::<9>(21);
+            }
+            2 => {
+                self.req_out_of_reach.next = self.req_off.val().get_bits::<25>(39).any();
+                self.req_index.next = self.req_off.val().get_bits::<9>(30);
+            }
+            _ => {
+                self.req_out_of_reach.next = self.req_off.val().get_bits::<16>(48).any();
+                self.req_index.next = self.req_off.val().get_bits::<9>(39);
+            }
+        }
+
+        // ---- AR channel: round robin over Issue slots starting at ar_rr;
+        // a presented AR is locked until accepted (AXI: payload stable).
+        self.ar_found.next = false;
+        self.ar_grant.next = 0.into();
+        for i in 0..SLOTS {
+            if (self.state[i].q.val() == SlotState::Issue)
+                & (self.ar_rr.q.val().index() <= i)
+                & !self.ar_found.val()
+            {
+                self.ar_found.next = true;
+                self.ar_grant.next = i.to_bits();
+            }
+        }
+        for i in 0..SLOTS {
+            if (self.state[i].q.val() == SlotState::Issue) & !self.ar_found.val() {
+                self.ar_found.next = true;
+                self.ar_grant.next = i.to_bits();
+            }
+        }
+        if self.ar_lock.q.val() {
+            self.ar_found.next = true;
+            self.ar_grant.next = self.ar_lock_id.q.val();
+        }
+        self.ar_frame.next = 0.into();
+        self.ar_index.next = 0.into();
+        for i in 0..SLOTS {
+            if self.ar_grant.val().index() == i {
+                self.ar_frame.next = self.frame[i].q.val();
+                self.ar_index.next = self.pte_index[i].q.val();
+            }
+        }
+        self.m_axi_arvalid.next = self.ar_found.val();
+        self.m_axi_arid.next = bit_cast::<4, 3>(self.ar_grant.val());
+        // {frame, index, 3'b000}: the table is 4 KiB aligned, so no adder.
+        self.m_axi_araddr.next = (bit_cast::<64, 52>(self.ar_frame.val()) << 12)
+            | (bit_cast::<64, 9>(self.ar_index.val()) << 3);
+        self.m_axi_arlen.next = 0.into();
+        self.m_axi_arsize.next = 3.into();
+        self.m_axi_arburst.next = 1.into();
+        self.ar_fire.next = self.ar_found.val() & self.m_axi_arready.val();
+        self.ar_lock.d.next = self.ar_found.val() & !self.m_axi_arready.val();
+        self.ar_lock_id.d.next = self.ar_grant.val();
+        self.ar_next_rr.next = self.ar_grant.val() + 1;
+        if self.ar_fire.val() {
+            self.ar_rr.d.next = self.ar_next_rr.val();
+        }
+
+        // ---- R channel: always ready; a beat belongs to the slot its ID names.
+        self.m_axi_rready.next = true;
+        for i in 0..SLOTS {
+            self.r_hit[i].next = self.m_axi_rvalid.val()
+                & (self.m_axi_rid.val().index() == i)
+                & (self.state[i].q.val() == SlotState::Wait);
+        }
+        self.pte_frame.next = bit_cast::<52, 40>(self.m_axi_rdata.val().get_bits::<40>(12));
+
+        // ---- Completion stream: round robin over Done slots, locked while
+        // waiting for done_ready (stream rule: payload stable).
+        self.done_found.next = false;
+        self.done_sel.next = 0.into();
+        for i in 0..SLOTS {
+            if (self.state[i].q.val() == SlotState::Done)
+                & (self.done_rr.q.val().index() <= i)
+                & !self.done_found.val()
+            {
+                self.done_found.next = true;
+                self.done_sel.next = i.to_bits();
+            }
+        }
+        for i in 0..SLOTS {
+            if (self.state[i].q.val() == SlotState::Done) & !self.done_found.val() {
+                self.done_found.next = true;
+                self.done_sel.next = i.to_bits();
+            }
+        }
+        if self.done_lock.q.val() {
+            self.done_found.next = true;
+            self.done_sel.next = self.done_lock_id.q.val();
+        }
+        self.done_valid.next = self.done_found.val() & !self.rst.val();
+        self.done_id.next = self.done_sel.val();
+        self.done_status.next = 0.into();
+        self.done_mr.next = 0.into();
+        self.done_off.next = 0.into();
+        self.done_ppn.next = 0.into();
+        self.done_size.next = 0.into();
+        self.done_writable.next = false;
+        self.done_stale.next = false;
+        for i in 0..SLOTS {
+            if self.done_sel.val().index() == i {
+                self.done_status.next = self.status[i].q.val();
+                self.done_mr.next = self.mr[i].q.val();
+                self.done_off.next = self.off[i].q.val();
+                self.done_ppn.next = self.frame[i].q.val();
+                self.done_size.next = self.level[i].q.val();
+                self.done_writable.next = self.writable[i].q.val();
+                self.done_stale.next = self.stale[i].q.val();
+            }
+        }
+        self.done_fire.next = self.done_valid.val() & self.done_ready.val();
+        self.done_lock.d.next = self.done_valid.val() & !self.done_ready.val();
+        self.done_lock_id.d.next = self.done_sel.val();
+        self.done_next_rr.next = self.done_sel.val() + 1;
+        if self.done_fire.val() {
+            self.done_rr.d.next = self.done_next_rr.val();
+        }
+
+        // ---- Per-slot state machine.
+        for i in 0..SLOTS {
+            if self.rst.val() {
+                // Cancel everything, but let reads already on the bus finish:
+                // an orphan keeps presenting its AR until accepted, then
+                // takes and drops its R beat.
+                self.state[i].d.next = SlotState::Free;
+                self.orphan[i].d.next = false;
+                self.stale[i].d.next = false;
+                if self.r_hit[i].val() {
+                    // Its read ends on this edge: free now.
+                } else if self.state[i].q.val() == SlotState::Wait {
+                    self.state[i].d.next = SlotState::Wait;
+                    self.orphan[i].d.next = true;
+                } else if (self.state[i].q.val() == SlotState::Issue)
+                    & self.ar_found.val()
+                    & (self.ar_grant.val().index() == i)
+                {
+                    self.orphan[i].d.next = true;
+                    self.state[i].d.next = SlotState::Issue;
+                    if self.m_axi_arready.val() {
+                        self.state[i].d.next = SlotState::Wait;
+                    }
+                }
+            } else {
+                if self.flush.val() {
+                    self.stale[i].d.next = true;
+                }
+                match self.state[i].q.val() {
+                    SlotState::Free => {
+                        if self.req_fire.val()
+                            & !self.match_found.val()
+                            & (self.free_id.val().index() == i)
+                        {
+                            self.mr[i].d.next = self.req_mr.val();
+                            self.off[i].d.next = self.req_off.val();
+                            self.stale[i].d.next = self.flush.val();
+                            self.orphan[i].d.next = false;
+                            self.writable[i].d.next = false;
+                            if self.req_out_of_reach.val() {
+                                self.state[i].d.next = SlotState::Done;
+                                self.status[i].d.next = 2.into(); // FATAL
+                                self.level[i].d.next = 0.into();
+                                self.frame[i].d.next = 0.into();
+                            } else {
+                                self.state[i].d.next = SlotState::Issue;
+                                self.status[i].d.next = 0.into(); // OK
+                                self.level[i].d.next = self.req_levels_m1.val();
+                                self.frame[i].d.next = self.req_root.val();
+                                self.pte_index[i].d.next = self.req_index.val();
+                            }
+                        }
+                    }
+                    SlotState::Issue => {
+                        if self.ar_fire.val() & (self.ar_grant.val().index() == i) {
+                            self.state[i].d.next = SlotState::Wait;
+                        }
+                    }
+                    SlotState::Wait => {
+                        if self.r_hit[i].val() {
+                            // Default: a non-leaf entry; descend one level.
+                            self.state[i].d.next = SlotState::Issue;
+                            self.frame[i].d.next = self.pte_frame.val();
+                            self.level[i].d.next = self.level[i].q.val() - 1;
+                            match self.level[i].q.val().index() {
+                                1 => {
+                                    self.pte_index[i].d.next =
+                                        self.off[i].q.val().get_bits::<9>(12);
+                                }
+                                2 => {
+                                    self.pte_index[i].d.next =
+                                        self.off[i].q.val().get_bits::<9>(21);
+                                }
+                                _ => {
+                                    self.pte_index[i].d.next =
+                                        self.off[i].q.val().get_bits::<9>(30);
+                                }
+                            }
+                            if self.orphan[i].q.val() {
+                                // Cancelled by rst: drop the beat.
+                                self.state[i].d.next = SlotState::Free;
+                                self.orphan[i].d.next = false;
+                            } else if self.m_axi_rresp.val().get_bit(1) {
+                                // SLVERR / DECERR.
+                                self.state[i].d.next = SlotState::Done;
+                                self.status[i].d.next = 2.into(); // FATAL
+                                self.frame[i].d.next = 0.into();
+                                self.level[i].d.next = 0.into();
+                            } else if !self.m_axi_rdata.val().get_bit(0) {
+                                // P clear at any level: page fault.
+                                self.state[i].d.next = SlotState::Done;
+                                self.status[i].d.next = 1.into(); // NOT_PRESENT
+                                self.frame[i].d.next = 0.into();
+                                self.level[i].d.next = 0.into();
+                            } else if (self.level[i].q.val() == 0)
+                                | (self.m_axi_rdata.val().get_bit(7)
+                                    & ((self.level[i].q.val() == 1) | (self.level[i].q.val() == 2)))
+                            {
+                                // A leaf: 4 KiB at level 0 (H ignored), 2 MiB
+                                // at level 1, 1 GiB at level 2; the leaf's
+                                // level is its size code.
+                                self.state[i].d.next = SlotState::Done;
+                                self.status[i].d.next = 0.into(); // OK
+                                self.level[i].d.next = self.level[i].q.val();
+                                self.writable[i].d.next = self.m_axi_rdata.val().get_bit(1);
+                            } else if self.m_axi_rdata.val().get_bit(7) {
+                                // H at level 3: reserved.
+                                self.state[i].d.next = SlotState::Done;
+                                self.status[i].d.next = 2.into(); // FATAL
+                                self.frame[i].d.next = 0.into();
+                                self.level[i].d.next = 0.into();
+                            }
+                        }
+                    }
+                    SlotState::Done => {
+                        if self.done_fire.val() & (self.done_sel.val().index() == i) {
+                            self.state[i].d.next = SlotState::Free;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

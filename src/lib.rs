@@ -16,6 +16,7 @@ pub mod params;
 pub mod tlb;
 pub mod tools;
 pub mod top;
+pub mod translate;
 pub mod verilog;
 pub mod walker;
 

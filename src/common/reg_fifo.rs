@@ -1,0 +1,137 @@
+//! A small first-word-fall-through FIFO in registers.
+//!
+//! rust-hdl's `SynchronousFIFO` reads through a block RAM and shows a written
+//! word two clocks later; response paths with a latency budget need the word
+//! on the output the clock after it is written. Entries live in flip-flops, so
+//! keep `DEPTH` small (2..=16).
+
+use rust_hdl::prelude::*;
+
+/// FWFT FIFO of `DEPTH` = 2^`PTR_BITS` entries of `D`.
+///
+/// - `push` with `data_in` writes when not `full` (a push while full is
+///   ignored and raises `overflow` for one clock: a caller bug a testbench
+///   monitors);
+/// - `data_out` is the oldest entry while `!empty`; `pop` removes it;
+/// - `count` is the number of entries (registered);
+/// - a push and a pop in the same clock are both honoured, also when empty
+///   is false and full is true (the pop frees the slot the push takes).
+///
+/// Latency: a word pushed at a rising edge is on `data_out` after that edge.
+/// `rst` (synchronous) empties the FIFO.
+#[derive(LogicBlock)]
+pub struct RegFifo<D: Synth, const DEPTH: usize, const PTR_BITS: usize, const CNT_BITS: usize> {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset: empties the FIFO.
+    pub rst: Signal<In, Bit>,
+    /// Write strobe.
+    pub push: Signal<In, Bit>,
+    /// Word to write.
+    pub data_in: Signal<In, D>,
+    /// Read strobe: removes `data_out`.
+    pub pop: Signal<In, Bit>,
+    /// Oldest word, valid while `!empty`.
+    pub data_out: Signal<Out, D>,
+    /// No entry.
+    pub empty: Signal<Out, Bit>,
+    /// `DEPTH` entries.
+    pub full: Signal<Out, Bit>,
+    /// Number of entries.
+    pub count: Signal<Out, Bits<CNT_BITS>>,
+    /// A push was refused because the FIFO was full.
+    pub overflow: Signal<Out, Bit>,
+    slots: [DFF<D>; DEPTH],
+    rd: DFF<Bits<PTR_BITS>>,
+    wr: DFF<Bits<PTR_BITS>>,
+    cnt: DFF<Bits<CNT_BITS>>,
+    depth: Constant<Bits<CNT_BITS>>,
+    do_push: Signal<Local, Bit>,
+    do_pop: Signal<Local, Bit>,
+}
+
+impl<D: Synth, const DEPTH: usize, const PTR_BITS: usize, const CNT_BITS: usize> Default
+    for RegFifo<D, DEPTH, PTR_BITS, CNT_BITS>
+{
+    fn default() -> Self {
+        assert!(
+            DEPTH.is_power_of_two() && (2..=16).contains(&DEPTH),
+            "RegFifo: DEPTH must be a power of two in 2..=16, got {DEPTH}"
+        );
+        assert_eq!(
+            1 << PTR_BITS,
+            DEPTH,
+            "RegFifo: PTR_BITS must be log2(DEPTH)"
+        );
+        assert_eq!(
+            CNT_BITS,
+            PTR_BITS + 1,
+            "RegFifo: CNT_BITS must be PTR_BITS + 1"
+        );
+        Self {
+            clock: Default::default(),
+            rst: Default::default(),
+            push: Default::default(),
+            data_in: Default::default(),
+            pop: Default::default(),
+            data_out: Default::default(),
+            empty: Default::default(),
+            full: Default::default(),
+            count: Default::default(),
+            overflow: Default::default(),
+            slots: std::array::from_fn(|_| Default::default()),
+            rd: Default::default(),
+            wr: Default::default(),
+            cnt: Default::default(),
+            depth: Constant::new((DEPTH as u64).into()),
+            do_push: Default::default(),
+            do_pop: Default::default(),
+        }
+    }
+}
+
+impl<D: Synth, const DEPTH: usize, const PTR_BITS: usize, const CNT_BITS: usize> Logic
+    for RegFifo<D, DEPTH, PTR_BITS, CNT_BITS>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, rd, wr, cnt);
+        for i in 0..DEPTH {
+            self.slots[i].clock.next = self.clock.val();
+            self.slots[i].d.next = self.slots[i].q.val();
+        }
+        self.empty.next = self.cnt.q.val() == 0;
+        self.full.next = self.cnt.q.val() == self.depth.val();
+        self.count.next = self.cnt.q.val();
+        self.do_pop.next = self.pop.val() & (self.cnt.q.val() != 0);
+        self.do_push.next =
+            self.push.val() & ((self.cnt.q.val() != self.depth.val()) | self.do_pop.val());
+        self.overflow.next = self.push.val() & (!self.do_push.val());
+        self.data_out.next = self.slots[0].q.val();
+        for i in 0..DEPTH {
+            if self.rd.q.val().index() == i {
+                self.data_out.next = self.slots[i].q.val();
+            }
+            if self.do_push.val() & (self.wr.q.val().index() == i) {
+                self.slots[i].d.next = self.data_in.val();
+            }
+        }
+        if self.do_push.val() {
+            self.wr.d.next = self.wr.q.val() + 1;
+        }
+        if self.do_pop.val() {
+            self.rd.d.next = self.rd.q.val() + 1;
+        }
+        if self.do_push.val() & (!self.do_pop.val()) {
+            self.cnt.d.next = self.cnt.q.val() + 1;
+        }
+        if self.do_pop.val() & (!self.do_push.val()) {
+            self.cnt.d.next = self.cnt.q.val() - 1;
+        }
+        if self.rst.val() {
+            self.rd.d.next = 0.into();
+            self.wr.d.next = 0.into();
+            self.cnt.d.next = 0.into();
+        }
+    }
+}

@@ -1,0 +1,1102 @@
+//! Translation path: MR check, TLB lookup, non-blocking page-table walks,
+//! per-QP ordering and page splitting.
+//!
+//! `Translator` answers every translation request of SPEC section 2 on its
+//! response stream. It composes the [`MrTable`], the [`Tlb`] and the
+//! [`Walker`] behind one lookup pipeline:
+//!
+//! ```text
+//!         c0 (issue)            c1                   c2 (decide)            c3
+//! new ──┐                                         ┌─ respond ─▶ out FIFO ─▶ m_xrsp
+//! B ────┼─▶ MR lookup ─────▶ off ─▶ TLB huge ─────┤
+//! replay┘   TLB set read    4K compare    MR+TLB  └─ park ─▶ slot table ─▶ walker
+//!    ▲                                                              │
+//!    └──────────── replay when the walk is done and the slot heads its QP ◀┘
+//! ```
+//!
+//! - One lookup enters the pipeline per clock. Its source is, by priority,
+//!   the second page (B) of a request that crosses a 4 KiB boundary, a
+//!   replayed parked request, or a new request.
+//! - At c2 the MR check and the TLB result decide: ACCESS_ERR, RNR/STALL
+//!   (MR suspended), OK (one beat per page), or *park*: the request takes a
+//!   slot in the outstanding table and, if its page missed, a walk.
+//! - Per-QP order: a new request whose QP has a parked request parks behind
+//!   it (a linked chain per QP); only the head of a chain replays. Requests
+//!   of other QPs pass (hit-under-miss).
+//! - A parked request replays, through the same pipeline, once its walk
+//!   filled the TLB; a walk that finds no page (or a W-clear leaf for a
+//!   write) turns it into RNR (remote op) / STALL (local op); a walk that
+//!   fails turns it into FATAL. The fault path (event ring, NAK, wake) is
+//!   composed on top of this block.
+//!
+//! Latency of a hit: accepted at clock 0, response valid at clock 3.
+
+use rust_hdl::prelude::*;
+
+use crate::common::reg_fifo::RegFifo;
+use crate::mr_table::MrTable;
+use crate::tlb::Tlb;
+use crate::walker::Walker;
+
+/// A translation request, as carried through the pipeline and parked.
+#[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
+pub struct XReq {
+    pub tag: Bits<8>,
+    pub op: Bits<2>,
+    pub qpn: Bits<24>,
+    pub rqpn: Bits<24>,
+    pub psn: Bits<24>,
+    pub msn: Bits<24>,
+    pub pd: Bits<16>,
+    pub key: Bits<32>,
+    pub va: Bits<64>,
+    pub len: Bits<13>,
+    pub msg_len: Bits<32>,
+}
+
+/// A whole response (one or two beats), as queued for the output.
+#[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
+pub struct XRsp {
+    pub tag: Bits<8>,
+    pub status: Bits<3>,
+    pub pa0: Bits<64>,
+    pub len0: Bits<13>,
+    pub pa1: Bits<64>,
+    pub len1: Bits<13>,
+    pub two: Bit,
+}
+
+// Slot states of the outstanding table, written as literals in the HDL
+// (rust-hdl would emit a Rust constant's name): 0 NEED_WALK, 1 WALKING,
+// 2 READY, 3 FAULTED. Bit 1 set: ready to replay.
+
+/// Output FIFO: 8 responses; a lookup issues only while 4 are free, which
+/// covers every lookup in flight.
+type OutFifo = RegFifo<XRsp, 8, 3, 4>;
+
+/// The translation path. Parameters:
+///
+/// - `MR_BITS`: log2 of MR table entries, 2..=8 (the walker tags walks
+///   with an 8-bit MR index);
+/// - `SET_BITS`, `HUGE`: TLB sets (log2) and huge-page entries;
+/// - `SLOTS` = 2^`SLOT_BITS` outstanding (parked) requests, `CNT_BITS` =
+///   `SLOT_BITS` + 1;
+/// - `WALKS`: concurrent walks, 1..=8.
+#[derive(LogicBlock)]
+pub struct Translator<
+    const MR_BITS: usize,
+    const SET_BITS: usize,
+    const HUGE: usize,
+    const SLOTS: usize,
+    const SLOT_BITS: usize,
+    const CNT_BITS: usize,
+    const WALKS: usize,
+> {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset: drops every parked request and clears the tables.
+    pub rst: Signal<In, Bit>,
+    /// High once the reset sweeps of the MR table and the TLB are done.
+    pub ready: Signal<Out, Bit>,
+
+    /// Translation request stream (SPEC section 2 fields).
+    pub s_xreq_valid: Signal<In, Bit>,
+    pub s_xreq_ready: Signal<Out, Bit>,
+    pub s_xreq_tag: Signal<In, Bits<8>>,
+    pub s_xreq_op: Signal<In, Bits<2>>,
+    pub s_xreq_qpn: Signal<In, Bits<24>>,
+    pub s_xreq_rqpn: Signal<In, Bits<24>>,
+    pub s_xreq_psn: Signal<In, Bits<24>>,
+    pub s_xreq_msn: Signal<In, Bits<24>>,
+    pub s_xreq_pd: Signal<In, Bits<16>>,
+    pub s_xreq_key: Signal<In, Bits<32>>,
+    pub s_xreq_va: Signal<In, Bits<64>>,
+    pub s_xreq_len: Signal<In, Bits<13>>,
+    pub s_xreq_msg_len: Signal<In, Bits<32>>,
+
+    /// Response beat stream.
+    pub m_xrsp_valid: Signal<Out, Bit>,
+    pub m_xrsp_ready: Signal<In, Bit>,
+    pub m_xrsp_tag: Signal<Out, Bits<8>>,
+    pub m_xrsp_status: Signal<Out, Bits<3>>,
+    pub m_xrsp_pa: Signal<Out, Bits<64>>,
+    pub m_xrsp_seg_len: Signal<Out, Bits<13>>,
+    pub m_xrsp_last: Signal<Out, Bit>,
+
+    /// MR table full-entry write (see [`MrTable`]).
+    pub mr_wr_valid: Signal<In, Bit>,
+    pub mr_wr_index: Signal<In, Bits<MR_BITS>>,
+    pub mr_wr_tag: Signal<In, Bits<8>>,
+    pub mr_wr_pd: Signal<In, Bits<16>>,
+    pub mr_wr_base_va: Signal<In, Bits<64>>,
+    pub mr_wr_length: Signal<In, Bits<64>>,
+    pub mr_wr_access: Signal<In, Bits<3>>,
+    pub mr_wr_root: Signal<In, Bits<52>>,
+    pub mr_wr_levels_m1: Signal<In, Bits<2>>,
+    pub mr_wr_state: Signal<In, Bits<2>>,
+    /// MR table state-only write.
+    pub mr_st_valid: Signal<In, Bit>,
+    pub mr_st_index: Signal<In, Bits<MR_BITS>>,
+    pub mr_st_state: Signal<In, Bits<2>>,
+
+    /// TLB invalidation (see [`Tlb`]); accepting one also marks every walk
+    /// in flight stale, so none of them fills the TLB.
+    pub inv_valid: Signal<In, Bit>,
+    pub inv_ready: Signal<Out, Bit>,
+    pub inv_kind: Signal<In, Bits<2>>,
+    pub inv_mr: Signal<In, Bits<MR_BITS>>,
+    pub inv_va_lo: Signal<In, Bits<64>>,
+    pub inv_va_hi: Signal<In, Bits<64>>,
+    pub inv_off_lo: Signal<In, Bits<64>>,
+    pub inv_off_hi: Signal<In, Bits<64>>,
+    pub inv_done: Signal<Out, Bit>,
+
+    /// AXI4 read master (page-table reads).
+    pub m_axi_arid: Signal<Out, Bits<4>>,
+    pub m_axi_araddr: Signal<Out, Bits<64>>,
+    pub m_axi_arlen: Signal<Out, Bits<8>>,
+    pub m_axi_arsize: Signal<Out, Bits<3>>,
+    pub m_axi_arburst: Signal<Out, Bits<2>>,
+    pub m_axi_arvalid: Signal<Out, Bit>,
+    pub m_axi_arready: Signal<In, Bit>,
+    pub m_axi_rid: Signal<In, Bits<4>>,
+    pub m_axi_rdata: Signal<In, Bits<64>>,
+    pub m_axi_rresp: Signal<In, Bits<2>>,
+    pub m_axi_rlast: Signal<In, Bit>,
+    pub m_axi_rvalid: Signal<In, Bit>,
+    pub m_axi_rready: Signal<Out, Bit>,
+
+    /// Invariant monitor: more than one TLB entry matched a lookup.
+    pub mon_multi_hit: Signal<Out, Bit>,
+    /// Invariant monitor: the output FIFO refused a response.
+    pub mon_overflow: Signal<Out, Bit>,
+    /// Number of parked requests (for the bench and the monitors).
+    pub mon_parked: Signal<Out, Bits<CNT_BITS>>,
+
+    mr: MrTable<MR_BITS>,
+    tlb: Tlb<SET_BITS, MR_BITS, HUGE>,
+    walker: Walker<WALKS>,
+    out_fifo: OutFifo,
+    qps: Constant<Bits<25>>,
+    slots_total: Constant<Bits<CNT_BITS>>,
+
+    // Parked request payloads and the walk each needs.
+    payload: RAM<XReq, SLOT_BITS>,
+    wi_va: RAM<Bits<64>, SLOT_BITS>,
+    wi_off: RAM<Bits<64>, SLOT_BITS>,
+    wi_root: RAM<Bits<52>, SLOT_BITS>,
+    wi_lvl: RAM<Bits<2>, SLOT_BITS>,
+    wi_mr: RAM<Bits<8>, SLOT_BITS>,
+
+    // Outstanding table, one entry per slot.
+    sl_valid: [DFF<Bit>; SLOTS],
+    sl_qpn: [DFF<Bits<24>>; SLOTS],
+    sl_state: [DFF<Bits<2>>; SLOTS],
+    sl_walk: [DFF<Bits<3>>; SLOTS],
+    sl_forced: [DFF<Bits<3>>; SLOTS],
+    sl_write: [DFF<Bit>; SLOTS],
+    sl_remote: [DFF<Bit>; SLOTS],
+    sl_pred_valid: [DFF<Bit>; SLOTS],
+    sl_pred: [DFF<Bits<SLOT_BITS>>; SLOTS],
+    sl_has_succ: [DFF<Bit>; SLOTS],
+    sl_in_flight: [DFF<Bit>; SLOTS],
+    used_cnt: DFF<Bits<CNT_BITS>>,
+    // VA page of each walk slot, for the TLB fill.
+    walk_va: [DFF<Bits<64>>; 8],
+
+    // Pipeline registers: c1 and c2.
+    s1_valid: DFF<Bit>,
+    s1_replay: DFF<Bit>,
+    s1_slot: DFF<Bits<SLOT_BITS>>,
+    s1_half: DFF<Bit>,
+    s1_cross: DFF<Bit>,
+    s1_req: DFF<XReq>,
+    s1_va: DFF<Bits<64>>,
+    s2_valid: DFF<Bit>,
+    s2_replay: DFF<Bit>,
+    s2_slot: DFF<Bits<SLOT_BITS>>,
+    s2_half: DFF<Bit>,
+    s2_cross: DFF<Bit>,
+    s2_req: DFF<XReq>,
+    s2_va: DFF<Bits<64>>,
+    b_pend: DFF<Bit>,
+    // First page (A) of a crossing request, held until its B result.
+    ha_status: DFF<Bits<3>>,
+    ha_off: DFF<Bits<64>>,
+    ha_hit: DFF<Bit>,
+    ha_ppn: DFF<Bits<52>>,
+    ha_size: DFF<Bits<2>>,
+    ha_w: DFF<Bit>,
+    // Replay read: slot whose payload is on the RAM output.
+    rp1_valid: DFF<Bit>,
+    rp1_slot: DFF<Bits<SLOT_BITS>>,
+    // Walk issue: slot whose walk info is being read / offered.
+    wi_busy: DFF<Bit>,
+    wi_have: DFF<Bit>,
+    wi_slot: DFF<Bits<SLOT_BITS>>,
+    // Output serializer: second beat of a two-page response.
+    beat2: DFF<Bit>,
+
+    // Combinational helpers.
+    xreq: Signal<Local, XReq>,
+    issue_ok: Signal<Local, Bit>,
+    new_inflight: Signal<Local, Bits<CNT_BITS>>,
+    c0_valid: Signal<Local, Bit>,
+    c0_rp: Signal<Local, Bit>,
+    c0_replay: Signal<Local, Bit>,
+    c0_slot: Signal<Local, Bits<SLOT_BITS>>,
+    c0_half: Signal<Local, Bit>,
+    c0_req: Signal<Local, XReq>,
+    c0_va: Signal<Local, Bits<64>>,
+    c0_key: Signal<Local, Bits<32>>,
+    c0_rva: Signal<Local, Bits<64>>,
+    c0_end: Signal<Local, Bits<14>>,
+    c0_cross: Signal<Local, Bit>,
+    s1_page: Signal<Local, Bits<64>>,
+    rp_found: Signal<Local, Bit>,
+    rp_sel: Signal<Local, Bits<SLOT_BITS>>,
+    rp_take: Signal<Local, Bit>,
+    wi_found: Signal<Local, Bit>,
+    wi_sel: Signal<Local, Bits<SLOT_BITS>>,
+    free_found: Signal<Local, Bit>,
+    free_sel: Signal<Local, Bits<SLOT_BITS>>,
+    // c2 decision.
+    d_last: Signal<Local, Bit>,
+    d_req: Signal<Local, XReq>,
+    d_write: Signal<Local, Bit>,
+    d_remote: Signal<Local, Bit>,
+    d_qpn_bad: Signal<Local, Bit>,
+    d_a_status: Signal<Local, Bits<3>>,
+    d_a_off: Signal<Local, Bits<64>>,
+    d_a_hit: Signal<Local, Bit>,
+    d_a_ppn: Signal<Local, Bits<52>>,
+    d_a_size: Signal<Local, Bits<2>>,
+    d_a_w: Signal<Local, Bit>,
+    d_a_ok: Signal<Local, Bit>,
+    d_b_ok: Signal<Local, Bit>,
+    d_mask_a: Signal<Local, Bits<64>>,
+    d_mask_b: Signal<Local, Bits<64>>,
+    d_in_a: Signal<Local, Bits<64>>,
+    d_rem_a: Signal<Local, Bits<64>>,
+    d_len64: Signal<Local, Bits<64>>,
+    d_covered: Signal<Local, Bit>,
+    d_pa_a: Signal<Local, Bits<64>>,
+    d_pa_b: Signal<Local, Bits<64>>,
+    d_len0: Signal<Local, Bits<13>>,
+    d_len1: Signal<Local, Bits<13>>,
+    d_blocked: Signal<Local, Bit>,
+    d_tail: Signal<Local, Bits<SLOT_BITS>>,
+    d_forced_valid: Signal<Local, Bit>,
+    d_forced: Signal<Local, Bits<3>>,
+    d_fault: Signal<Local, Bits<3>>,
+    d_respond: Signal<Local, Bit>,
+    d_park: Signal<Local, Bit>,
+    d_need_walk: Signal<Local, Bit>,
+    d_walk_b: Signal<Local, Bit>,
+    d_rsp: Signal<Local, XRsp>,
+    d_slot: Signal<Local, Bits<SLOT_BITS>>,
+    d_free: Signal<Local, Bit>,
+    d_alloc: Signal<Local, Bit>,
+    // Walker completion.
+    w_done: Signal<Local, Bit>,
+    w_fill: Signal<Local, Bit>,
+}
+
+impl<
+        const MR_BITS: usize,
+        const SET_BITS: usize,
+        const HUGE: usize,
+        const SLOTS: usize,
+        const SLOT_BITS: usize,
+        const CNT_BITS: usize,
+        const WALKS: usize,
+    > Translator<MR_BITS, SET_BITS, HUGE, SLOTS, SLOT_BITS, CNT_BITS, WALKS>
+{
+    /// Builds the translator; `qps` is the number of queue pairs (requests
+    /// with `qpn >= qps` answer ACCESS_ERR).
+    pub fn new(qps: usize) -> Self {
+        assert!(
+            (2..=8).contains(&MR_BITS),
+            "Translator: MR_BITS must be in 2..=8, got {MR_BITS}"
+        );
+        assert!(
+            SLOTS.is_power_of_two() && (2..=256).contains(&SLOTS) && (1 << SLOT_BITS) == SLOTS,
+            "Translator: SLOTS must be 2^SLOT_BITS in 2..=256, got {SLOTS} / {SLOT_BITS}"
+        );
+        assert_eq!(
+            CNT_BITS,
+            SLOT_BITS + 1,
+            "Translator: CNT_BITS must be SLOT_BITS + 1"
+        );
+        assert!(
+            (1..=8).contains(&WALKS),
+            "Translator: WALKS must be in 1..=8, got {WALKS}"
+        );
+        assert!(
+            (1..=1 << 24).contains(&qps),
+            "Translator: qps must be in 1..=2^24, got {qps}"
+        );
+        Self {
+            clock: Default::default(),
+            rst: Default::default(),
+            ready: Default::default(),
+            s_xreq_valid: Default::default(),
+            s_xreq_ready: Default::default(),
+            s_xreq_tag: Default::default(),
+            s_xreq_op: Default::default(),
+            s_xreq_qpn: Default::default(),
+            s_xreq_rqpn: Default::default(),
+            s_xreq_psn: Default::default(),
+            s_xreq_msn: Default::default(),
+            s_xreq_pd: Default::default(),
+            s_xreq_key: Default::default(),
+            s_xreq_va: Default::default(),
+            s_xreq_len: Default::default(),
+            s_xreq_msg_len: Default::default(),
+            m_xrsp_valid: Default::default(),
+            m_xrsp_ready: Default::default(),
+            m_xrsp_tag: Default::default(),
+            m_xrsp_status: Default::default(),
+            m_xrsp_pa: Default::default(),
+            m_xrsp_seg_len: Default::default(),
+            m_xrsp_last: Default::default(),
+            mr_wr_valid: Default::default(),
+            mr_wr_index: Default::default(),
+            mr_wr_tag: Default::default(),
+            mr_wr_pd: Default::default(),
+            mr_wr_base_va: Default::default(),
+            mr_wr_length: Default::default(),
+            mr_wr_access: Default::default(),
+            mr_wr_root: Default::default(),
+            mr_wr_levels_m1: Default::default(),
+            mr_wr_state: Default::default(),
+            mr_st_valid: Default::default(),
+            mr_st_index: Default::default(),
+            mr_st_state: Default::default(),
+            inv_valid: Default::default(),
+            inv_ready: Default::default(),
+            inv_kind: Default::default(),
+            inv_mr: Default::default(),
+            inv_va_lo: Default::default(),
+            inv_va_hi: Default::default(),
+            inv_off_lo: Default::default(),
+            inv_off_hi: Default::default(),
+            inv_done: Default::default(),
+            m_axi_arid: Default::default(),
+            m_axi_araddr: Default::default(),
+            m_axi_arlen: Default::default(),
+            m_axi_arsize: Default::default(),
+            m_axi_arburst: Default::default(),
+            m_axi_arvalid: Default::default(),
+            m_axi_arready: Default::default(),
+            m_axi_rid: Default::default(),
+            m_axi_rdata: Default::default(),
+            m_axi_rresp: Default::default(),
+            m_axi_rlast: Default::default(),
+            m_axi_rvalid: Default::default(),
+            m_axi_rready: Default::default(),
+            mon_multi_hit: Default::default(),
+            mon_overflow: Default::default(),
+            mon_parked: Default::default(),
+            mr: Default::default(),
+            tlb: Default::default(),
+            walker: Default::default(),
+            out_fifo: Default::default(),
+            qps: Constant::new((qps as u64).into()),
+            slots_total: Constant::new((SLOTS as u64).into()),
+            payload: Default::default(),
+            wi_va: Default::default(),
+            wi_off: Default::default(),
+            wi_root: Default::default(),
+            wi_lvl: Default::default(),
+            wi_mr: Default::default(),
+            sl_valid: std::array::from_fn(|_| Default::default()),
+            sl_qpn: std::array::from_fn(|_| Default::default()),
+            sl_state: std::array::from_fn(|_| Default::default()),
+            sl_walk: std::array::from_fn(|_| Default::default()),
+            sl_forced: std::array::from_fn(|_| Default::default()),
+            sl_write: std::array::from_fn(|_| Default::default()),
+            sl_remote: std::array::from_fn(|_| Default::default()),
+            sl_pred_valid: std::array::from_fn(|_| Default::default()),
+            sl_pred: std::array::from_fn(|_| Default::default()),
+            sl_has_succ: std::array::from_fn(|_| Default::default()),
+            sl_in_flight: std::array::from_fn(|_| Default::default()),
+            used_cnt: Default::default(),
+            walk_va: std::array::from_fn(|_| Default::default()),
+            s1_valid: Default::default(),
+            s1_replay: Default::default(),
+            s1_slot: Default::default(),
+            s1_half: Default::default(),
+            s1_cross: Default::default(),
+            s1_req: Default::default(),
+            s1_va: Default::default(),
+            s2_valid: Default::default(),
+            s2_replay: Default::default(),
+            s2_slot: Default::default(),
+            s2_half: Default::default(),
+            s2_cross: Default::default(),
+            s2_req: Default::default(),
+            s2_va: Default::default(),
+            b_pend: Default::default(),
+            ha_status: Default::default(),
+            ha_off: Default::default(),
+            ha_hit: Default::default(),
+            ha_ppn: Default::default(),
+            ha_size: Default::default(),
+            ha_w: Default::default(),
+            rp1_valid: Default::default(),
+            rp1_slot: Default::default(),
+            wi_busy: Default::default(),
+            wi_have: Default::default(),
+            wi_slot: Default::default(),
+            beat2: Default::default(),
+            xreq: Default::default(),
+            issue_ok: Default::default(),
+            new_inflight: Default::default(),
+            c0_valid: Default::default(),
+            c0_rp: Default::default(),
+            c0_replay: Default::default(),
+            c0_slot: Default::default(),
+            c0_half: Default::default(),
+            c0_req: Default::default(),
+            c0_va: Default::default(),
+            c0_key: Default::default(),
+            c0_rva: Default::default(),
+            c0_end: Default::default(),
+            c0_cross: Default::default(),
+            s1_page: Default::default(),
+            rp_found: Default::default(),
+            rp_sel: Default::default(),
+            rp_take: Default::default(),
+            wi_found: Default::default(),
+            wi_sel: Default::default(),
+            free_found: Default::default(),
+            free_sel: Default::default(),
+            d_last: Default::default(),
+            d_req: Default::default(),
+            d_write: Default::default(),
+            d_remote: Default::default(),
+            d_qpn_bad: Default::default(),
+            d_a_status: Default::default(),
+            d_a_off: Default::default(),
+            d_a_hit: Default::default(),
+            d_a_ppn: Default::default(),
+            d_a_size: Default::default(),
+            d_a_w: Default::default(),
+            d_a_ok: Default::default(),
+            d_b_ok: Default::default(),
+            d_mask_a: Default::default(),
+            d_mask_b: Default::default(),
+            d_in_a: Default::default(),
+            d_rem_a: Default::default(),
+            d_len64: Default::default(),
+            d_covered: Default::default(),
+            d_pa_a: Default::default(),
+            d_pa_b: Default::default(),
+            d_len0: Default::default(),
+            d_len1: Default::default(),
+            d_blocked: Default::default(),
+            d_tail: Default::default(),
+            d_forced_valid: Default::default(),
+            d_forced: Default::default(),
+            d_fault: Default::default(),
+            d_respond: Default::default(),
+            d_park: Default::default(),
+            d_need_walk: Default::default(),
+            d_walk_b: Default::default(),
+            d_rsp: Default::default(),
+            d_slot: Default::default(),
+            d_free: Default::default(),
+            d_alloc: Default::default(),
+            w_done: Default::default(),
+            w_fill: Default::default(),
+        }
+    }
+}
+
+impl<
+        const MR_BITS: usize,
+        const SET_BITS: usize,
+        const HUGE: usize,
+        const SLOTS: usize,
+        const SLOT_BITS: usize,
+        const CNT_BITS: usize,
+        const WALKS: usize,
+    > Logic for Translator<MR_BITS, SET_BITS, HUGE, SLOTS, SLOT_BITS, CNT_BITS, WALKS>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, used_cnt, s1_valid, s1_replay, s1_slot, s1_half, s1_cross, s1_req, s1_va,
+            s2_valid, s2_replay, s2_slot, s2_half, s2_cross, s2_req, s2_va, b_pend, ha_status,
+            ha_off, ha_hit, ha_ppn, ha_size, ha_w, rp1_valid, rp1_slot, wi_busy, wi_have, wi_slot,
+            beat2
+        );
+        for i in 0..SLOTS {
+            self.sl_valid[i].clock.next = self.clock.val();
+            self.sl_qpn[i].clock.next = self.clock.val();
+            self.sl_state[i].clock.next = self.clock.val();
+            self.sl_walk[i].clock.next = self.clock.val();
+            self.sl_forced[i].clock.next = self.clock.val();
+            self.sl_write[i].clock.next = self.clock.val();
+            self.sl_remote[i].clock.next = self.clock.val();
+            self.sl_pred_valid[i].clock.next = self.clock.val();
+            self.sl_pred[i].clock.next = self.clock.val();
+            self.sl_has_succ[i].clock.next = self.clock.val();
+            self.sl_in_flight[i].clock.next = self.clock.val();
+            self.sl_valid[i].d.next = self.sl_valid[i].q.val();
+            self.sl_qpn[i].d.next = self.sl_qpn[i].q.val();
+            self.sl_state[i].d.next = self.sl_state[i].q.val();
+            self.sl_walk[i].d.next = self.sl_walk[i].q.val();
+            self.sl_forced[i].d.next = self.sl_forced[i].q.val();
+            self.sl_write[i].d.next = self.sl_write[i].q.val();
+            self.sl_remote[i].d.next = self.sl_remote[i].q.val();
+            self.sl_pred_valid[i].d.next = self.sl_pred_valid[i].q.val();
+            self.sl_pred[i].d.next = self.sl_pred[i].q.val();
+            self.sl_has_succ[i].d.next = self.sl_has_succ[i].q.val();
+            self.sl_in_flight[i].d.next = self.sl_in_flight[i].q.val();
+        }
+        for i in 0..8 {
+            self.walk_va[i].clock.next = self.clock.val();
+            self.walk_va[i].d.next = self.walk_va[i].q.val();
+        }
+        clock!(self, clock, mr, tlb, walker, out_fifo);
+        self.payload.read_clock.next = self.clock.val();
+        self.payload.write_clock.next = self.clock.val();
+        self.wi_va.read_clock.next = self.clock.val();
+        self.wi_va.write_clock.next = self.clock.val();
+        self.wi_off.read_clock.next = self.clock.val();
+        self.wi_off.write_clock.next = self.clock.val();
+        self.wi_root.read_clock.next = self.clock.val();
+        self.wi_root.write_clock.next = self.clock.val();
+        self.wi_lvl.read_clock.next = self.clock.val();
+        self.wi_lvl.write_clock.next = self.clock.val();
+        self.wi_mr.read_clock.next = self.clock.val();
+        self.wi_mr.write_clock.next = self.clock.val();
+        self.mr.rst.next = self.rst.val();
+        self.tlb.rst.next = self.rst.val();
+        self.walker.rst.next = self.rst.val();
+        self.out_fifo.rst.next = self.rst.val();
+        self.ready.next = self.mr.ready.val() & self.tlb.ready.val();
+
+        // ---- MR writes and TLB invalidation pass through ----
+        self.mr.wr_valid.next = self.mr_wr_valid.val();
+        self.mr.wr_index.next = self.mr_wr_index.val();
+        self.mr.wr_tag.next = self.mr_wr_tag.val();
+        self.mr.wr_pd.next = self.mr_wr_pd.val();
+        self.mr.wr_base_va.next = self.mr_wr_base_va.val();
+        self.mr.wr_length.next = self.mr_wr_length.val();
+        self.mr.wr_access.next = self.mr_wr_access.val();
+        self.mr.wr_root.next = self.mr_wr_root.val();
+        self.mr.wr_levels_m1.next = self.mr_wr_levels_m1.val();
+        self.mr.wr_state.next = self.mr_wr_state.val();
+        self.mr.st_valid.next = self.mr_st_valid.val();
+        self.mr.st_index.next = self.mr_st_index.val();
+        self.mr.st_state.next = self.mr_st_state.val();
+        self.tlb.inv_valid.next = self.inv_valid.val();
+        self.tlb.inv_kind.next = self.inv_kind.val();
+        self.tlb.inv_mr.next = self.inv_mr.val();
+        self.tlb.inv_va_lo.next = self.inv_va_lo.val();
+        self.tlb.inv_va_hi.next = self.inv_va_hi.val();
+        self.tlb.inv_off_lo.next = self.inv_off_lo.val();
+        self.tlb.inv_off_hi.next = self.inv_off_hi.val();
+        self.inv_ready.next = self.tlb.inv_ready.val();
+        self.inv_done.next = self.tlb.inv_done.val();
+        self.walker.flush.next = self.inv_valid.val() & self.tlb.inv_ready.val();
+
+        // ---- AXI read master is the walker's ----
+        self.m_axi_arid.next = self.walker.m_axi_arid.val();
+        self.m_axi_araddr.next = self.walker.m_axi_araddr.val();
+        self.m_axi_arlen.next = self.walker.m_axi_arlen.val();
+        self.m_axi_arsize.next = self.walker.m_axi_arsize.val();
+        self.m_axi_arburst.next = self.walker.m_axi_arburst.val();
+        self.m_axi_arvalid.next = self.walker.m_axi_arvalid.val();
+        self.walker.m_axi_arready.next = self.m_axi_arready.val();
+        self.walker.m_axi_rid.next = self.m_axi_rid.val();
+        self.walker.m_axi_rdata.next = self.m_axi_rdata.val();
+        self.walker.m_axi_rresp.next = self.m_axi_rresp.val();
+        self.walker.m_axi_rlast.next = self.m_axi_rlast.val();
+        self.walker.m_axi_rvalid.next = self.m_axi_rvalid.val();
+        self.m_axi_rready.next = self.walker.m_axi_rready.val();
+
+        // ---- c0: choose the lookup of this clock ----
+        self.xreq.next.tag = self.s_xreq_tag.val();
+        self.xreq.next.op = self.s_xreq_op.val();
+        self.xreq.next.qpn = self.s_xreq_qpn.val();
+        self.xreq.next.rqpn = self.s_xreq_rqpn.val();
+        self.xreq.next.psn = self.s_xreq_psn.val();
+        self.xreq.next.msn = self.s_xreq_msn.val();
+        self.xreq.next.pd = self.s_xreq_pd.val();
+        self.xreq.next.key = self.s_xreq_key.val();
+        self.xreq.next.va = self.s_xreq_va.val();
+        self.xreq.next.len = self.s_xreq_len.val();
+        self.xreq.next.msg_len = self.s_xreq_msg_len.val();
+        // Room for every lookup in flight in the output FIFO, tables ready.
+        self.issue_ok.next = self.mr.ready.val()
+            & self.tlb.ready.val()
+            & (!self.rst.val())
+            & (self.out_fifo.count.val() <= 4);
+        // Lookups of new requests in flight, each of which may still take a
+        // slot (a crossing request counts twice: conservative).
+        self.new_inflight.next =
+            bit_cast::<CNT_BITS, 1>((self.s1_valid.q.val() & (!self.s1_replay.q.val())).into())
+                + bit_cast::<CNT_BITS, 1>(
+                    (self.s2_valid.q.val() & (!self.s2_replay.q.val())).into(),
+                );
+        self.s_xreq_ready.next = self.issue_ok.val()
+            & (!self.b_pend.q.val())
+            & (!self.rp1_valid.q.val())
+            & ((self.used_cnt.q.val() + self.new_inflight.val()) < self.slots_total.val());
+        self.c0_rp.next = self.issue_ok.val() & (!self.b_pend.q.val()) & self.rp1_valid.q.val();
+        self.s1_page.next = (self.s1_va.q.val() & 0xFFFF_FFFF_FFFF_F000_u64) + 0x1000_u64;
+        self.c0_valid.next = self.s_xreq_valid.val() & self.s_xreq_ready.val();
+        self.c0_replay.next = false;
+        self.c0_slot.next = 0.into();
+        self.c0_half.next = false;
+        self.c0_req.next = self.xreq.val();
+        self.c0_va.next = self.s_xreq_va.val();
+        if self.c0_rp.val() {
+            self.c0_valid.next = true;
+            self.c0_replay.next = true;
+            self.c0_slot.next = self.rp1_slot.q.val();
+            self.c0_req.next = self.payload.read_data.val();
+            self.c0_va.next = self.payload.read_data.val().va;
+        }
+        if self.b_pend.q.val() {
+            self.c0_valid.next = self.issue_ok.val();
+            self.c0_replay.next = self.s1_replay.q.val();
+            self.c0_slot.next = self.s1_slot.q.val();
+            self.c0_half.next = true;
+            self.c0_req.next = self.s1_req.q.val();
+            self.c0_va.next = self.s1_page.val();
+        }
+        self.c0_key.next = self.c0_req.val().key;
+        self.c0_rva.next = self.c0_req.val().va;
+        self.c0_end.next = bit_cast::<14, 12>(self.c0_rva.val().get_bits::<12>(0))
+            + bit_cast::<14, 13>(self.c0_req.val().len);
+        self.c0_cross.next = self.c0_end.val() > 4096;
+        self.b_pend.d.next = self.b_pend.q.val() & (!self.c0_valid.val());
+        if self.c0_valid.val() & (!self.c0_half.val()) & self.c0_cross.val() {
+            self.b_pend.d.next = true;
+        }
+
+        self.mr.lk_valid.next = self.c0_valid.val();
+        self.mr.lk_key.next = self.c0_key.val();
+        self.mr.lk_pd.next = self.c0_req.val().pd;
+        self.mr.lk_va.next = self.c0_va.val();
+        self.mr.lk_len.next = self.c0_req.val().len;
+        if self.c0_half.val() {
+            self.mr.lk_len.next = 1.into();
+        }
+        self.mr.lk_op.next = self.c0_req.val().op;
+        self.tlb.lk_valid.next = self.c0_valid.val();
+        self.tlb.lk_mr.next = self.c0_key.val().get_bits::<MR_BITS>(8);
+        self.tlb.lk_va.next = self.c0_va.val();
+        self.tlb.lk_off.next = self.mr.off.val();
+
+        // c1 keeps its payload while idle: a delayed B half still reads it.
+        self.s1_valid.d.next = self.c0_valid.val();
+        if self.c0_valid.val() {
+            self.s1_replay.d.next = self.c0_replay.val();
+            self.s1_slot.d.next = self.c0_slot.val();
+            self.s1_half.d.next = self.c0_half.val();
+            self.s1_cross.d.next = self.c0_cross.val();
+            self.s1_req.d.next = self.c0_req.val();
+            self.s1_va.d.next = self.c0_va.val();
+        }
+        self.s2_valid.d.next = self.s1_valid.q.val();
+        self.s2_replay.d.next = self.s1_replay.q.val();
+        self.s2_slot.d.next = self.s1_slot.q.val();
+        self.s2_half.d.next = self.s1_half.q.val();
+        self.s2_cross.d.next = self.s1_cross.q.val();
+        self.s2_req.d.next = self.s1_req.q.val();
+        self.s2_va.d.next = self.s1_va.q.val();
+
+        // ---- replay selection: a ready head of its QP, not in flight ----
+        self.rp_found.next = false;
+        self.rp_sel.next = 0.into();
+        for i in 0..SLOTS {
+            if self.sl_valid[i].q.val()
+                & (!self.sl_pred_valid[i].q.val())
+                & (!self.sl_in_flight[i].q.val())
+                & (self.sl_state[i].q.val().get_bit(1))
+                & (!self.rp_found.val())
+            {
+                self.rp_found.next = true;
+                self.rp_sel.next = i.to_bits();
+            }
+        }
+        self.rp_take.next = self.rp_found.val() & ((!self.rp1_valid.q.val()) | self.c0_rp.val());
+        self.payload.read_address.next = self.rp1_slot.q.val();
+        if self.c0_rp.val() {
+            self.rp1_valid.d.next = false;
+        }
+        if self.rp_take.val() {
+            self.payload.read_address.next = self.rp_sel.val();
+            self.rp1_valid.d.next = true;
+            self.rp1_slot.d.next = self.rp_sel.val();
+            for i in 0..SLOTS {
+                if self.rp_sel.val().index() == i {
+                    self.sl_in_flight[i].d.next = true;
+                }
+            }
+        }
+
+        // ---- c2: decide ----
+        self.d_last.next =
+            self.s2_valid.q.val() & ((!self.s2_cross.q.val()) | self.s2_half.q.val());
+        self.d_req.next = self.s2_req.q.val();
+        self.d_write.next = (self.d_req.val().op == 0) | (self.d_req.val().op == 3);
+        self.d_remote.next = !self.d_req.val().op.get_bit(1);
+        self.d_qpn_bad.next = bit_cast::<25, 24>(self.d_req.val().qpn) >= self.qps.val();
+        // The first page's results: held for a crossing request, else current.
+        self.d_a_status.next = self.mr.res_status.val();
+        self.d_a_off.next = self.mr.res_off.val();
+        self.d_a_hit.next = self.tlb.res_hit.val();
+        self.d_a_ppn.next = self.tlb.res_ppn.val();
+        self.d_a_size.next = self.tlb.res_size.val();
+        self.d_a_w.next = self.tlb.res_writable.val();
+        if self.s2_cross.q.val() {
+            self.d_a_status.next = self.ha_status.q.val();
+            self.d_a_off.next = self.ha_off.q.val();
+            self.d_a_hit.next = self.ha_hit.q.val();
+            self.d_a_ppn.next = self.ha_ppn.q.val();
+            self.d_a_size.next = self.ha_size.q.val();
+            self.d_a_w.next = self.ha_w.q.val();
+        }
+        if self.s2_valid.q.val() & self.s2_cross.q.val() & (!self.s2_half.q.val()) {
+            self.ha_status.d.next = self.mr.res_status.val();
+            self.ha_off.d.next = self.mr.res_off.val();
+            self.ha_hit.d.next = self.tlb.res_hit.val();
+            self.ha_ppn.d.next = self.tlb.res_ppn.val();
+            self.ha_size.d.next = self.tlb.res_size.val();
+            self.ha_w.d.next = self.tlb.res_writable.val();
+        }
+        self.d_a_ok.next = self.d_a_hit.val() & ((!self.d_write.val()) | self.d_a_w.val());
+        self.d_b_ok.next =
+            self.tlb.res_hit.val() & ((!self.d_write.val()) | self.tlb.res_writable.val());
+        // Page masks: 4 KiB, 2 MiB, 1 GiB.
+        self.d_mask_a.next = 0xFFF_u64.into();
+        if self.d_a_size.val() == 1 {
+            self.d_mask_a.next = 0x1F_FFFF_u64.into();
+        }
+        if self.d_a_size.val() == 2 {
+            self.d_mask_a.next = 0x3FFF_FFFF_u64.into();
+        }
+        self.d_mask_b.next = 0xFFF_u64.into();
+        if self.tlb.res_size.val() == 1 {
+            self.d_mask_b.next = 0x1F_FFFF_u64.into();
+        }
+        if self.tlb.res_size.val() == 2 {
+            self.d_mask_b.next = 0x3FFF_FFFF_u64.into();
+        }
+        self.d_in_a.next = self.d_a_off.val() & self.d_mask_a.val();
+        self.d_rem_a.next = (self.d_mask_a.val() + 1_u64) - self.d_in_a.val();
+        self.d_len64.next = bit_cast::<64, 13>(self.d_req.val().len);
+        self.d_covered.next = self.d_len64.val() <= self.d_rem_a.val();
+        self.d_pa_a.next = (bit_cast::<64, 52>(self.d_a_ppn.val()) << 12) + self.d_in_a.val();
+        self.d_pa_b.next = (bit_cast::<64, 52>(self.tlb.res_ppn.val()) << 12)
+            + (self.mr.res_off.val() & self.d_mask_b.val());
+        self.d_len0.next = self.d_req.val().len;
+        self.d_len1.next = 0.into();
+        if !self.d_covered.val() {
+            self.d_len0.next = self.d_rem_a.val().get_bits::<13>(0);
+            self.d_len1.next = self.d_req.val().len - self.d_rem_a.val().get_bits::<13>(0);
+        }
+        // QP chain: is a request of this QP parked, and which is the youngest?
+        self.d_blocked.next = false;
+        self.d_tail.next = 0.into();
+        for i in 0..SLOTS {
+            if self.sl_valid[i].q.val() & (self.sl_qpn[i].q.val() == self.d_req.val().qpn) {
+                self.d_blocked.next = true;
+                if !self.sl_has_succ[i].q.val() {
+                    self.d_tail.next = i.to_bits();
+                }
+            }
+        }
+        self.d_forced_valid.next = false;
+        self.d_forced.next = 0.into();
+        for i in 0..SLOTS {
+            if self.s2_slot.q.val().index() == i {
+                self.d_forced_valid.next = self.sl_state[i].q.val() == 3;
+                self.d_forced.next = self.sl_forced[i].q.val();
+            }
+        }
+        // RNR for a remote op, STALL for a local one.
+        self.d_fault.next = 2.into();
+        if self.d_remote.val() {
+            self.d_fault.next = 1.into();
+        }
+        self.d_rsp.next.tag = self.d_req.val().tag;
+        self.d_rsp.next.status = 0.into();
+        self.d_rsp.next.pa0 = 0.into();
+        self.d_rsp.next.len0 = 0.into();
+        self.d_rsp.next.pa1 = 0.into();
+        self.d_rsp.next.len1 = 0.into();
+        self.d_rsp.next.two = false;
+        self.d_respond.next = false;
+        self.d_park.next = false;
+        self.d_need_walk.next = false;
+        self.d_walk_b.next = false;
+        if self.d_last.val() {
+            if (!self.s2_replay.q.val()) & self.d_blocked.val() {
+                // Behind a parked request of its QP, whatever its answer;
+                // a walk only for a request that passed the MR check.
+                self.d_park.next = true;
+                self.d_need_walk.next = (self.d_a_status.val() == 0)
+                    & (!self.d_qpn_bad.val())
+                    & ((!self.d_a_ok.val()) | ((!self.d_covered.val()) & (!self.d_b_ok.val())));
+                self.d_walk_b.next = self.d_a_ok.val();
+            } else if (self.d_a_status.val() == 4) | self.d_qpn_bad.val() {
+                self.d_respond.next = true;
+                self.d_rsp.next.status = 4.into();
+            } else if self.s2_replay.q.val() & self.d_forced_valid.val() {
+                self.d_respond.next = true;
+                self.d_rsp.next.status = self.d_forced.val();
+            } else if self.d_a_status.val() == 1 {
+                self.d_respond.next = true;
+                self.d_rsp.next.status = self.d_fault.val();
+            } else if !self.d_a_ok.val() {
+                self.d_park.next = true;
+                self.d_need_walk.next = true;
+            } else if self.d_covered.val() {
+                self.d_respond.next = true;
+                self.d_rsp.next.pa0 = self.d_pa_a.val();
+                self.d_rsp.next.len0 = self.d_len0.val();
+            } else if !self.d_b_ok.val() {
+                self.d_park.next = true;
+                self.d_need_walk.next = true;
+                self.d_walk_b.next = true;
+            } else {
+                self.d_respond.next = true;
+                self.d_rsp.next.pa0 = self.d_pa_a.val();
+                self.d_rsp.next.len0 = self.d_len0.val();
+                self.d_rsp.next.pa1 = self.d_pa_b.val();
+                self.d_rsp.next.len1 = self.d_len1.val();
+                self.d_rsp.next.two = true;
+            }
+        }
+        self.out_fifo.push.next = self.d_respond.val();
+        self.out_fifo.data_in.next = self.d_rsp.val();
+        self.mon_overflow.next = self.out_fifo.overflow.val();
+
+        // Free slot for a new park (lowest index).
+        self.free_found.next = false;
+        self.free_sel.next = 0.into();
+        for i in 0..SLOTS {
+            if (!self.sl_valid[i].q.val()) & (!self.free_found.val()) {
+                self.free_found.next = true;
+                self.free_sel.next = i.to_bits();
+            }
+        }
+        self.d_slot.next = self.s2_slot.q.val();
+        if !self.s2_replay.q.val() {
+            self.d_slot.next = self.free_sel.val();
+        }
+        self.d_alloc.next = self.d_park.val() & (!self.s2_replay.q.val());
+        self.d_free.next = self.d_respond.val() & self.s2_replay.q.val();
+
+        // Walk info for a park: the page that missed.
+        self.wi_va.write_enable.next = self.d_park.val();
+        self.wi_off.write_enable.next = self.d_park.val();
+        self.wi_root.write_enable.next = self.d_park.val();
+        self.wi_lvl.write_enable.next = self.d_park.val();
+        self.wi_mr.write_enable.next = self.d_park.val();
+        self.wi_va.write_address.next = self.d_slot.val();
+        self.wi_off.write_address.next = self.d_slot.val();
+        self.wi_root.write_address.next = self.d_slot.val();
+        self.wi_lvl.write_address.next = self.d_slot.val();
+        self.wi_mr.write_address.next = self.d_slot.val();
+        self.wi_va.write_data.next = self.d_req.val().va;
+        self.wi_off.write_data.next = self.d_a_off.val();
+        if self.d_walk_b.val() {
+            self.wi_va.write_data.next = self.s2_va.q.val();
+            self.wi_off.write_data.next = self.mr.res_off.val();
+        }
+        self.wi_root.write_data.next = self.mr.res_root.val();
+        self.wi_lvl.write_data.next = self.mr.res_levels_m1.val();
+        self.wi_mr.write_data.next = bit_cast::<8, MR_BITS>(self.mr.res_mr.val());
+        self.payload.write_enable.next = self.d_alloc.val();
+        self.payload.write_address.next = self.free_sel.val();
+        self.payload.write_data.next = self.d_req.val();
+
+        for i in 0..SLOTS {
+            if self.d_slot.val().index() == i {
+                if self.d_park.val() {
+                    self.sl_state[i].d.next = 2.into();
+                    if self.d_need_walk.val() {
+                        self.sl_state[i].d.next = 0.into();
+                    }
+                    self.sl_in_flight[i].d.next = false;
+                }
+                if self.d_alloc.val() {
+                    self.sl_valid[i].d.next = true;
+                    self.sl_qpn[i].d.next = self.d_req.val().qpn;
+                    self.sl_write[i].d.next = self.d_write.val();
+                    self.sl_remote[i].d.next = self.d_remote.val();
+                    self.sl_pred_valid[i].d.next = self.d_blocked.val();
+                    self.sl_pred[i].d.next = self.d_tail.val();
+                    self.sl_has_succ[i].d.next = false;
+                }
+                if self.d_free.val() {
+                    self.sl_valid[i].d.next = false;
+                    self.sl_in_flight[i].d.next = false;
+                }
+            }
+            if self.d_alloc.val() & self.d_blocked.val() & (self.d_tail.val().index() == i) {
+                self.sl_has_succ[i].d.next = true;
+            }
+            if self.d_free.val()
+                & self.sl_pred_valid[i].q.val()
+                & (self.sl_pred[i].q.val() == self.s2_slot.q.val())
+            {
+                self.sl_pred_valid[i].d.next = false;
+            }
+        }
+        if self.d_alloc.val() & (!self.d_free.val()) {
+            self.used_cnt.d.next = self.used_cnt.q.val() + 1;
+        }
+        if self.d_free.val() & (!self.d_alloc.val()) {
+            self.used_cnt.d.next = self.used_cnt.q.val() - 1;
+        }
+        self.mon_parked.next = self.used_cnt.q.val();
+
+        // ---- walk issue: one parked request that needs a walk at a time ----
+        self.wi_found.next = false;
+        self.wi_sel.next = 0.into();
+        for i in 0..SLOTS {
+            if self.sl_valid[i].q.val() & (self.sl_state[i].q.val() == 0) & (!self.wi_found.val()) {
+                self.wi_found.next = true;
+                self.wi_sel.next = i.to_bits();
+            }
+        }
+        self.wi_va.read_address.next = self.wi_slot.q.val();
+        self.wi_off.read_address.next = self.wi_slot.q.val();
+        self.wi_root.read_address.next = self.wi_slot.q.val();
+        self.wi_lvl.read_address.next = self.wi_slot.q.val();
+        self.wi_mr.read_address.next = self.wi_slot.q.val();
+        if (!self.wi_busy.q.val()) & self.wi_found.val() {
+            self.wi_busy.d.next = true;
+            self.wi_slot.d.next = self.wi_sel.val();
+            self.wi_va.read_address.next = self.wi_sel.val();
+            self.wi_off.read_address.next = self.wi_sel.val();
+            self.wi_root.read_address.next = self.wi_sel.val();
+            self.wi_lvl.read_address.next = self.wi_sel.val();
+            self.wi_mr.read_address.next = self.wi_sel.val();
+        }
+        // The walk info is on the RAM output from the clock after selection.
+        self.wi_have.d.next = self.wi_busy.q.val();
+        // No attach while a completion is offered: the request could join
+        // the very walk that is finishing and never see its completion.
+        self.walker.req_valid.next =
+            self.wi_busy.q.val() & self.wi_have.q.val() & (!self.walker.done_valid.val());
+        self.walker.req_mr.next = self.wi_mr.read_data.val();
+        self.walker.req_off.next = self.wi_off.read_data.val();
+        self.walker.req_root.next = self.wi_root.read_data.val();
+        self.walker.req_levels_m1.next = self.wi_lvl.read_data.val();
+        if self.walker.req_valid.val() & self.walker.req_ready.val() {
+            self.wi_busy.d.next = false;
+            self.wi_have.d.next = false;
+            for i in 0..SLOTS {
+                if self.wi_slot.q.val().index() == i {
+                    self.sl_state[i].d.next = 1.into();
+                    self.sl_walk[i].d.next = self.walker.req_id.val();
+                }
+            }
+            for i in 0..8 {
+                if (self.walker.req_id.val().index() == i) & (!self.walker.req_coalesced.val()) {
+                    self.walk_va[i].d.next = self.wi_va.read_data.val();
+                }
+            }
+        }
+
+        // ---- walk completion: fill the TLB, wake the requests waiting ----
+        self.w_fill.next = self.walker.done_valid.val()
+            & (self.walker.done_status.val() == 0)
+            & (!self.walker.done_stale.val());
+        self.walker.done_ready.next = (!self.w_fill.val()) | self.tlb.fill_ready.val();
+        self.tlb.fill_valid.next = self.w_fill.val();
+        self.tlb.fill_mr.next = self.walker.done_mr.val().get_bits::<MR_BITS>(0);
+        self.tlb.fill_va.next = self.walk_va[0].q.val();
+        for i in 0..8 {
+            if self.walker.done_id.val().index() == i {
+                self.tlb.fill_va.next = self.walk_va[i].q.val();
+            }
+        }
+        self.tlb.fill_off.next = self.walker.done_off.val();
+        self.tlb.fill_ppn.next = self.walker.done_ppn.val();
+        self.tlb.fill_size.next = self.walker.done_size.val();
+        self.tlb.fill_writable.next = self.walker.done_writable.val();
+        self.w_done.next = self.walker.done_valid.val() & self.walker.done_ready.val();
+        for i in 0..SLOTS {
+            if self.w_done.val()
+                & self.sl_valid[i].q.val()
+                & (self.sl_state[i].q.val() == 1)
+                & (self.sl_walk[i].q.val() == self.walker.done_id.val())
+            {
+                if self.walker.done_stale.val() {
+                    self.sl_state[i].d.next = 0.into();
+                } else if self.walker.done_status.val() == 0 {
+                    self.sl_state[i].d.next = 2.into();
+                    if self.sl_write[i].q.val() & (!self.walker.done_writable.val()) {
+                        self.sl_state[i].d.next = 3.into();
+                        self.sl_forced[i].d.next = 2.into();
+                        if self.sl_remote[i].q.val() {
+                            self.sl_forced[i].d.next = 1.into();
+                        }
+                    }
+                } else if self.walker.done_status.val() == 1 {
+                    self.sl_state[i].d.next = 3.into();
+                    self.sl_forced[i].d.next = 2.into();
+                    if self.sl_remote[i].q.val() {
+                        self.sl_forced[i].d.next = 1.into();
+                    }
+                } else {
+                    self.sl_state[i].d.next = 3.into();
+                    self.sl_forced[i].d.next = 5.into();
+                }
+            }
+        }
+
+        // ---- output: one beat per page ----
+        self.m_xrsp_valid.next = !self.out_fifo.empty.val();
+        self.m_xrsp_tag.next = self.out_fifo.data_out.val().tag;
+        self.m_xrsp_status.next = self.out_fifo.data_out.val().status;
+        self.m_xrsp_pa.next = self.out_fifo.data_out.val().pa0;
+        self.m_xrsp_seg_len.next = self.out_fifo.data_out.val().len0;
+        self.m_xrsp_last.next = !self.out_fifo.data_out.val().two;
+        if self.beat2.q.val() {
+            self.m_xrsp_pa.next = self.out_fifo.data_out.val().pa1;
+            self.m_xrsp_seg_len.next = self.out_fifo.data_out.val().len1;
+            self.m_xrsp_last.next = true;
+        }
+        self.out_fifo.pop.next = false;
+        if self.m_xrsp_valid.val() & self.m_xrsp_ready.val() {
+            if self.m_xrsp_last.val() {
+                self.out_fifo.pop.next = true;
+                self.beat2.d.next = false;
+            } else {
+                self.beat2.d.next = true;
+            }
+        }
+        self.mon_multi_hit.next = self.tlb.res_valid.val() & self.tlb.res_multi_hit.val();
+
+        // ---- reset ----
+        if self.rst.val() {
+            for i in 0..SLOTS {
+                self.sl_valid[i].d.next = false;
+                self.sl_in_flight[i].d.next = false;
+                self.sl_pred_valid[i].d.next = false;
+                self.sl_has_succ[i].d.next = false;
+            }
+            self.used_cnt.d.next = 0.into();
+            self.s1_valid.d.next = false;
+            self.s2_valid.d.next = false;
+            self.b_pend.d.next = false;
+            self.rp1_valid.d.next = false;
+            self.wi_busy.d.next = false;
+            self.wi_have.d.next = false;
+            self.beat2.d.next = false;
+        }
+    }
+}

@@ -13,6 +13,7 @@ pub mod common;
 pub mod flow;
 pub mod mr_table;
 pub mod params;
+pub mod sim;
 pub mod tlb;
 pub mod tools;
 pub mod top;

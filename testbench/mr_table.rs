@@ -1,7 +1,7 @@
 //! The MR table: every ACCESS_ERR cause on its own, SUSPENDED, OK, the edges
 //! of the 64-bit address space, page crossing, write visibility, the reset
 //! sweep, and seeded random runs against the plain-Rust reference check
-//! (`models/mr_check.rs`) on the lockstep pair (rust-hdl model + Verilated
+//! (`odp_mmu::sim::mr_check`) on the lockstep pair (rust-hdl model + Verilated
 //! Verilog) and on the Verilated model alone. Every test runs for the
 //! default table (`IDX_BITS` 8, 256 MRs) and a small one (3, 8 MRs).
 //!
@@ -10,8 +10,7 @@
 
 #[path = "harness/mod.rs"]
 mod harness;
-#[path = "models/mr_check.rs"]
-mod mr_check;
+use odp_mmu::sim::mr_check;
 
 use std::sync::Mutex;
 use std::time::Instant;

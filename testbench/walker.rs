@@ -1,12 +1,12 @@
 //! Page-table walker tests.
 //!
 //! Every test runs the walker in a closed loop with the host-memory model
-//! (`models/host_memory.rs`) and a cycle-exact scoreboard (`Bench`) that
+//! (`odp_mmu::sim::host_memory`) and a cycle-exact scoreboard (`Bench`) that
 //! checks, every clock: `req_ready`/`req_id`/`req_coalesced` against the
 //! coalescing rule, every AR (fields, address = the next PTE of the walk
 //! its ID names, at most one per slot), `rready`, `done_valid` against the
 //! set of finished walks, every completion against the reference walk
-//! (`models/page_table.rs`), the `done_*` payload's stability under
+//! (`odp_mmu::sim::page_table`), the `done_*` payload's stability under
 //! backpressure, the stale flags after `flush`, the orphan handling after
 //! `rst`, and (through `AxiMonitor`) the AXI handshake rules on both sides.
 //!

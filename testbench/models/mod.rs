@@ -1,7 +1,6 @@
-//! Plain-Rust models shared by the testbenches: host memory behind an AXI4
-//! slave, and page tables laid out in it with the reference walk.
+//! Plain-Rust models shared by the testbenches: the library's simulation
+//! models (host memory, page tables, MR check) and the translation
+//! reference model built on them.
 
-pub mod host_memory;
-pub mod mr_check;
-pub mod page_table;
+pub use odp_mmu::sim::{host_memory, mr_check, page_table};
 pub mod translate_ref;

@@ -20,7 +20,6 @@
 //! drives in that clock, as a registered slave's would), then
 //! [`HostMemory::edge`] takes the master's settled outputs and performs the
 //! handshakes of that rising edge.
-#![allow(dead_code)] // each test target uses a different part of the model
 
 use std::collections::{HashMap, VecDeque};
 use std::ops::Range;

@@ -9,7 +9,6 @@
 //! ignored; level 3: reserved, FATAL); bits 51:12 the next table's or the
 //! frame's physical address. Frames and roots are given as 4 KiB frame
 //! numbers (physical address >> 12).
-#![allow(dead_code)] // each test target uses a different part of the model
 
 use super::host_memory::{HostMemory, RESP_OKAY};
 

@@ -1,0 +1,9 @@
+//! Plain-Rust simulation models, shared by the testbenches and the bench
+//! command: host memory behind an AXI4 slave port (latency, reordering,
+//! backpressure, error injection) with an AXI4 protocol monitor, page tables
+//! laid out in it with the reference walk of SPEC section 3, and the
+//! reference MR protection check.
+
+pub mod host_memory;
+pub mod mr_check;
+pub mod page_table;

@@ -49,7 +49,7 @@ pub struct MrEntry {
 /// The fields of a translation request the MR check reads.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MrReq {
-    /// lkey / rkey: index in [31:8], tag in [7:0].
+    /// lkey / rkey: index in bits 31:8, tag in bits 7:0.
     pub key: u32,
     pub pd: u16,
     pub va: u64,

@@ -9,6 +9,7 @@
 //! The library holds every block and the build flow; the `odp-mmu` binary is a
 //! thin command-line front end (`verilog`, `synth`, `pnr`, `bench`).
 
+pub mod bench;
 pub mod common;
 pub mod flow;
 pub mod mr_table;

@@ -2,7 +2,8 @@
 //!
 //! - `verilog`: writes `build/odp_mmu.v` (needs nothing but cargo);
 //! - `synth`: Yosys synthesis for ECP5 and UltraScale+, prints LUT/FF/BRAM;
-//! - `pnr`: nextpnr-ecp5 place and route, prints Fmax, writes a bitstream.
+//! - `pnr`: nextpnr-ecp5 place and route, prints Fmax, writes a bitstream;
+//! - `bench`: performance of the translation path in simulation clocks.
 //!
 //! `synth` and `pnr` use the tools that `synth/install-tools.sh` installs in
 //! `.tools/`; a missing tool is a one-line error naming that command.
@@ -90,6 +91,12 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Measure the translation path in simulation clocks; writes build/bench.json
+    Bench {
+        /// Output file
+        #[arg(long, default_value = "build/bench.json")]
+        out: PathBuf,
+    },
 }
 
 fn write_verilog(params: &ParamArgs, out: &PathBuf) -> Result<PathBuf, String> {
@@ -133,6 +140,19 @@ fn run(cli: Cli) -> Result<(), String> {
             println!("utilisation: {}", r.utilisation);
             println!("critical path: {}", r.critical_path);
             println!("bitstream: {}", r.bitstream.display());
+        }
+        Command::Bench { out } => {
+            let start = std::time::Instant::now();
+            let numbers = odp_mmu::bench::run(&mut |what| {
+                eprintln!("[{:6.1} s] {what}", start.elapsed().as_secs_f64())
+            });
+            print!("{}", numbers.table());
+            if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            }
+            std::fs::write(&out, numbers.to_json())
+                .map_err(|e| format!("{}: {e}", out.display()))?;
+            println!("wrote {}", out.display());
         }
     }
     Ok(())

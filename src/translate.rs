@@ -840,13 +840,11 @@ impl<
         self.d_walk_b.next = false;
         if self.d_last.val() {
             if (!self.s2_replay.q.val()) & self.d_blocked.val() {
-                // Behind a parked request of its QP, whatever its answer;
-                // a walk only for a request that passed the MR check.
+                // Behind a parked request of its QP, whatever its answer. It
+                // waits READY, without a walk: its page is most often the one
+                // its predecessor is walking, and its replay (once it heads
+                // the chain) walks only if it still misses.
                 self.d_park.next = true;
-                self.d_need_walk.next = (self.d_a_status.val() == 0)
-                    & (!self.d_qpn_bad.val())
-                    & ((!self.d_a_ok.val()) | ((!self.d_covered.val()) & (!self.d_b_ok.val())));
-                self.d_walk_b.next = self.d_a_ok.val();
             } else if (self.d_a_status.val() == 4) | self.d_qpn_bad.val() {
                 self.d_respond.next = true;
                 self.d_rsp.next.status = 4.into();

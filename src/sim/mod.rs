@@ -7,3 +7,4 @@
 pub mod host_memory;
 pub mod mr_check;
 pub mod page_table;
+pub mod translate_ref;

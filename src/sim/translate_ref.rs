@@ -2,7 +2,6 @@
 //! what the answer to one request must be, given the MR table and the page
 //! tables in host memory. Timing-free: the hardware may cache, coalesce and
 //! reorder across QPs, but each answer must equal this one.
-#![allow(dead_code)] // each test target uses a different part of the model
 
 use super::host_memory::HostMemory;
 use super::mr_check::{self, MrEntry, MrReq};

@@ -334,7 +334,7 @@ fn hits(numbers: &mut Numbers, progress: &mut dyn FnMut(&str)) {
             read_req(
                 (r % 16) as u32,
                 0,
-                HOT_BASE + ((r >> 8) % 64 << 12) + ((r >> 20) % 64) * 64,
+                HOT_BASE + (((r >> 8) % 64) << 12) + ((r >> 20) % 64) * 64,
                 64,
             )
         })
@@ -372,7 +372,7 @@ fn hits(numbers: &mut Numbers, progress: &mut dyn FnMut(&str)) {
                 cold_pos[q] += 1;
                 read_req(100 + q as u32, 1, va, 512)
             } else {
-                read_req((r % 8) as u32, 0, HOT_BASE + ((r >> 8) % 64 << 12), 64)
+                read_req((r % 8) as u32, 0, HOT_BASE + (((r >> 8) % 64) << 12), 64)
             }
         })
         .collect();

@@ -692,3 +692,150 @@ fn translator_verilog_passes_yosys_and_verilator_lint_small_and_full() {
         "translator_full",
     );
 }
+
+// ---------------------------------------------------------------------------
+// Directed: page crossing at every page size, VA 0, top of the VA space
+// ---------------------------------------------------------------------------
+
+/// Sends each request alone on the small translator (Verilog) and returns
+/// its beats `(status, pa, seg_len, last)`, checking each answer against the
+/// reference model too.
+fn answers(w: &mut World, reqs: &[Req]) -> Vec<Vec<(u8, u64, u64, bool)>> {
+    let mut be = VerilatedBackend {
+        m: Verilated::new(&verilog_of(Small::new(QPS as usize), "translator_small"), "translator_small"),
+        clk: 0,
+    };
+    be.clk = be.m.port("clock");
+    let mut clock = 0u64;
+    let mut step = |w: &mut World, i: &mut Inputs| -> Outputs {
+        i.axi = w.mem.outputs();
+        let o = be.settle(i);
+        w.mem.edge(&MasterOut { ar: o.ar, rready: o.rready, aw: None, w: None, bready: true });
+        be.tick();
+        clock += 1;
+        o
+    };
+    for _ in 0..2 {
+        step(w, &mut Inputs { rst: true, ..Inputs::default() });
+    }
+    while !step(w, &mut Inputs::default()).ready {}
+    for (k, e) in w.mrs.clone().iter().enumerate() {
+        step(w, &mut Inputs { mr_wr: Some((k as u32, *e)), ..Inputs::default() });
+    }
+    let mut out = Vec::new();
+    for r in reqs {
+        let expect = translate(&w.mrs, w.idx_bits, QPS, &w.mem, r);
+        let mut sent = false;
+        let mut beats = Vec::new();
+        for _ in 0..20_000 {
+            let mut i = Inputs { xreq: (!sent).then_some((7, *r)), xrsp_ready: true, ..Inputs::default() };
+            let o = step(w, &mut i);
+            sent |= o.xreq_ready;
+            if o.xrsp_valid {
+                let (tag, status, pa, len, last) = o.xrsp;
+                assert_eq!(tag, 7);
+                beats.push((status, pa, len, last));
+                if last {
+                    break;
+                }
+            }
+        }
+        let got = Answer {
+            status: beats.last().expect("no answer").0,
+            beats: if beats[0].0 == OK { beats.iter().map(|b| (b.1, b.2)).collect() } else { Vec::new() },
+        };
+        assert_eq!(got, expect, "{r:x?}");
+        out.push(beats);
+    }
+    out
+}
+
+fn world_with(mrs: Vec<(MrEntry, Vec<(u64, PageSize, u64, bool)>)>) -> World {
+    let mut mem = HostMemory::new(MemConfig::random(1, 40, 7));
+    let mut tables = PageTableBuilder::new(0x1000, 0x10_0000);
+    let mut entries = Vec::new();
+    for (mut e, maps) in mrs {
+        let t = tables.new_mr(e.levels_m1 + 1);
+        for (off, size, frame, w) in maps {
+            tables.map(&mut mem, t, off, size, frame, w);
+        }
+        e.root = t.root;
+        entries.push(e);
+    }
+    while entries.len() < 8 {
+        entries.push(MrEntry { state: STATE_INVALID, ..entries[0] });
+    }
+    World { mrs: entries, idx_bits: 3, mem }
+}
+
+fn mr(base_va: u64, length: u64, levels: u8) -> MrEntry {
+    MrEntry { tag: 0x33, pd: 1, base_va, length, access: 7, root: 0, levels_m1: levels - 1, state: STATE_VALID }
+}
+
+fn local_read(mr: u32, va: u64, len: u16) -> Req {
+    Req { op: 2, qpn: 1, pd: 1, key: (mr << 8) | 0x33, va, len }
+}
+
+#[test]
+fn translation_splits_at_page_boundaries_of_every_size_and_not_inside_huge_pages() {
+    use PageSize::*;
+    let b0 = 0x10_0000_0000u64 + 0x345; // MR base not 4 KiB aligned: pages align in off space
+    let b1 = 0x40_0000_0000u64;
+    let mut w = world_with(vec![
+        (
+            mr(b0, 0x60_0000, 2),
+            vec![
+                (0x1F_F000, Size4K, 0x1_0000, true),
+                (0x20_0000, Size2M, 0x2_0000, true),
+                (0x40_0000, Size2M, 0x2_0200, true),
+            ],
+        ),
+        (mr(b1, 0x8000_0000, 3), vec![(0, Size1G, 0x40_0000, true), (1 << 30, Size1G, 0x80_0000, true)]),
+    ]);
+    let base4k = b0 & !0xFFF;
+    let reqs = [
+        // 4 KiB page into a 2 MiB page.
+        local_read(0, base4k + 0x1F_FF00, 512),
+        // 2 MiB page into the next 2 MiB page.
+        local_read(0, base4k + 0x3F_FF80, 256),
+        // Inside one 2 MiB page across a 4 KiB boundary: one beat.
+        local_read(0, base4k + 0x20_0F00, 4096),
+        // 1 GiB page into the next 1 GiB page.
+        local_read(1, b1 + 0x3FFF_FFC0, 128),
+    ];
+    let a = answers(&mut w, &reqs);
+    assert_eq!(a[0], vec![(OK, 0x1_0000_F00, 256, false), (OK, 0x2_0000_000, 256, true)]);
+    assert_eq!(a[1], vec![(OK, 0x2_01FF_F80, 128, false), (OK, 0x2_0200_000, 128, true)]);
+    assert_eq!(a[2], vec![(OK, 0x2_0000_F00, 4096, true)]);
+    assert_eq!(a[3], vec![(OK, 0x4_0000_0000 + 0x3FFF_FFC0, 64, false), (OK, 0x8_0000_0000, 64, true)]);
+}
+
+#[test]
+fn translation_works_for_an_mr_at_va_zero_and_at_the_top_of_the_va_space() {
+    use PageSize::*;
+    let top = 0u64.wrapping_sub(0x2000);
+    let mut w = world_with(vec![
+        (mr(0, 0x2000, 1), vec![(0, Size4K, 0x111, true), (0x1000, Size4K, 0x222, true)]),
+        (mr(top, 0x2000, 1), vec![(0, Size4K, 0x333, true), (0x1000, Size4K, 0x444, false)]),
+    ]);
+    let reqs = [
+        local_read(0, 0, 16),
+        local_read(0, 0xFF0, 32),
+        local_read(1, u64::MAX - 15, 16),
+        local_read(1, top + 0xFF0, 32),
+        // One byte past the top of the space is out of bounds.
+        local_read(1, u64::MAX - 15, 17),
+        // A remote write to the read-only last page: RNR (page fault).
+        Req { op: 0, ..local_read(1, u64::MAX - 15, 16) },
+        // A local write to it: STALL.
+        Req { op: 3, ..local_read(1, u64::MAX - 15, 16) },
+    ];
+    let a = answers(&mut w, &reqs);
+    assert_eq!(a[0], vec![(OK, 0x111_000, 16, true)]);
+    assert_eq!(a[1], vec![(OK, 0x111_FF0, 16, false), (OK, 0x222_000, 16, true)]);
+    assert_eq!(a[2], vec![(OK, 0x444_FF0, 16, true)]);
+    assert_eq!(a[3], vec![(OK, 0x333_FF0, 16, false), (OK, 0x444_000, 16, true)]);
+    assert_eq!(a[4][0].0, ACCESS_ERR);
+    assert_eq!(a[5][0].0, RNR);
+    assert_eq!(a[6][0].0, STALL);
+}

@@ -9,6 +9,9 @@ use rust_hdl::prelude::*;
 pub enum SlotState {
     /// Holds no walk; may be allocated.
     Free,
+    /// Allocated on the last edge; becomes Issue (or Done for an `off`
+    /// out of reach) unless `cancel` names it (the request coalesced).
+    Alloc,
     /// Has the address of its next PTE and waits for the AR channel.
     Issue,
     /// Its AR was accepted; waits for the one R beat with its ID.
@@ -220,17 +223,19 @@ pub struct Walker<const SLOTS: usize> {
     ar_lock: DFF<Bit>,
     ar_lock_id: DFF<Bits<3>>,
     ar_rr: DFF<Bits<3>>,
-    // Completion arbiter: round robin, locked while done waits for ready.
-    done_lock: DFF<Bit>,
-    done_lock_id: DFF<Bits<3>>,
+    // Completion arbiter: the slot presented (registered), round robin.
+    done_present: DFF<Bit>,
+    done_cur: DFF<Bits<3>>,
     done_rr: DFF<Bits<3>>,
+    // Speculative allocation: the slot given to a request that coalesced.
+    cancel: DFF<Bit>,
+    cancel_id: DFF<Bits<3>>,
 
     // Combinational helpers.
     match_found: Signal<Local, Bit>,
     match_id: Signal<Local, Bits<3>>,
     free_found: Signal<Local, Bit>,
     free_id: Signal<Local, Bits<3>>,
-    req_fire: Signal<Local, Bit>,
     req_out_of_reach: Signal<Local, Bit>,
     req_index: Signal<Local, Bits<9>>,
     ar_found: Signal<Local, Bit>,
@@ -244,6 +249,11 @@ pub struct Walker<const SLOTS: usize> {
     done_fire: Signal<Local, Bit>,
     done_next_rr: Signal<Local, Bits<3>>,
     r_hit: [Signal<Local, Bit>; SLOTS],
+    slot_match: [Signal<Local, Bit>; SLOTS],
+    done_cand: [Signal<Local, Bit>; SLOTS],
+    cancelled: [Signal<Local, Bit>; SLOTS],
+    slot_free: [Signal<Local, Bit>; SLOTS],
+    req_off_high_zero: Signal<Local, Bit>,
     pte_frame: Signal<Local, Bits<52>>,
 }
 
@@ -302,14 +312,15 @@ impl<const SLOTS: usize> Walker<SLOTS> {
             ar_lock: Default::default(),
             ar_lock_id: Default::default(),
             ar_rr: Default::default(),
-            done_lock: Default::default(),
-            done_lock_id: Default::default(),
+            done_present: Default::default(),
+            done_cur: Default::default(),
             done_rr: Default::default(),
+            cancel: Default::default(),
+            cancel_id: Default::default(),
             match_found: Default::default(),
             match_id: Default::default(),
             free_found: Default::default(),
             free_id: Default::default(),
-            req_fire: Default::default(),
             req_out_of_reach: Default::default(),
             req_index: Default::default(),
             ar_found: Default::default(),
@@ -323,6 +334,11 @@ impl<const SLOTS: usize> Walker<SLOTS> {
             done_fire: Default::default(),
             done_next_rr: Default::default(),
             r_hit: std::array::from_fn(|_| Default::default()),
+            slot_match: std::array::from_fn(|_| Default::default()),
+            done_cand: std::array::from_fn(|_| Default::default()),
+            cancelled: std::array::from_fn(|_| Default::default()),
+            slot_free: std::array::from_fn(|_| Default::default()),
+            req_off_high_zero: Default::default(),
             pte_frame: Default::default(),
         }
     }
@@ -347,9 +363,10 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
     //                at level 0 ignored; at level 3 reserved (FATAL)
     //     51:12      physical address of the next table, or of the page frame
     //
-    // Per slot: Free --req--> Issue --AR--> Wait --R--> (Issue one level
-    // down | Done) --completion--> Free. An off the tree can not reach goes
-    // Free --req--> Done (FATAL) without a read.
+    // Per slot: Free --req--> Alloc --> Issue --AR--> Wait --R--> (Issue
+    // one level down | Done) --completion--> Free. An off the tree can not
+    // reach goes Alloc --> Done (FATAL) without a read; a request that
+    // coalesced goes Alloc --cancel--> Free.
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -358,9 +375,11 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
             ar_lock,
             ar_lock_id,
             ar_rr,
-            done_lock,
-            done_lock_id,
-            done_rr
+            done_present,
+            done_cur,
+            done_rr,
+            cancel,
+            cancel_id
         );
         for i in 0..SLOTS {
             self.state[i].clock.next = self.clock.val();
@@ -387,35 +406,6 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
 
         // ---- Request side: coalesce onto a walk still reading memory (not
         // stale, not orphaned), else take the lowest free slot.
-        self.match_found.next = false;
-        self.match_id.next = 0.into();
-        self.free_found.next = false;
-        self.free_id.next = 0.into();
-        for i in 0..SLOTS {
-            if ((self.state[i].q.val() == SlotState::Issue)
-                | (self.state[i].q.val() == SlotState::Wait))
-                & !self.orphan[i].q.val()
-                & !self.stale[i].q.val()
-                & (self.mr[i].q.val() == self.req_mr.val())
-                & (self.off[i].q.val().get_bits::<52>(12) == self.req_off.val().get_bits::<52>(12))
-                & !self.match_found.val()
-            {
-                self.match_found.next = true;
-                self.match_id.next = i.to_bits();
-            }
-            if (self.state[i].q.val() == SlotState::Free) & !self.free_found.val() {
-                self.free_found.next = true;
-                self.free_id.next = i.to_bits();
-            }
-        }
-        self.req_ready.next = (self.match_found.val() | self.free_found.val()) & !self.rst.val();
-        self.req_coalesced.next = self.match_found.val();
-        self.req_id.next = self.free_id.val();
-        if self.match_found.val() {
-            self.req_id.next = self.match_id.val();
-        }
-        self.req_fire.next = self.req_valid.val() & self.req_ready.val();
-
         // Reach check (off >= 2^(12 + 9 * levels)) and the root-level index.
         self.req_out_of_reach.next = false;
         self.req_index.next = 0.into();
@@ -436,6 +426,57 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
                 self.req_out_of_reach.next = self.req_off.val().get_bits::<16>(48).any();
                 self.req_index.next = self.req_off.val().get_bits::<9>(39);
             }
+        }
+
+        // A request is allocated a slot speculatively (Free -> Alloc),
+        // before the coalescing compare settles: the compare is the longest
+        // path, and only req_ready/req_id/req_coalesced and `cancel` wait
+        // for it. An Alloc slot whose request coalesced instead is
+        // `cancelled` on the next clock: it counts as free again and takes
+        // no requests.
+        for i in 0..SLOTS {
+            self.cancelled[i].next = self.cancel.q.val() & (self.cancel_id.q.val().index() == i);
+            self.slot_free[i].next =
+                (self.state[i].q.val() == SlotState::Free) | self.cancelled[i].val();
+        }
+        // A live walk's off is in reach, below 2^48: compare bits 47:12
+        // per slot and check 63:48 once.
+        self.req_off_high_zero.next = !self.req_off.val().get_bits::<16>(48).any();
+        // The live walks of one page are at most one (a walk only starts
+        // when none matches, and stale walks are excluded), so the matches
+        // are one-hot and need no priority chain: OR them.
+        self.match_found.next = false;
+        self.match_id.next = 0.into();
+        self.free_found.next = false;
+        self.free_id.next = 0.into();
+        for i in 0..SLOTS {
+            self.slot_match[i].next = ((self.state[i].q.val() == SlotState::Alloc)
+                | (self.state[i].q.val() == SlotState::Issue)
+                | (self.state[i].q.val() == SlotState::Wait))
+                & !self.cancelled[i].val()
+                & !self.req_out_of_reach.val()
+                & !self.orphan[i].q.val()
+                & !self.stale[i].q.val()
+                & self.req_off_high_zero.val()
+                & (self.mr[i].q.val() == self.req_mr.val())
+                & (self.off[i].q.val().get_bits::<36>(12) == self.req_off.val().get_bits::<36>(12));
+            if self.slot_match[i].val() {
+                self.match_found.next = true;
+                self.match_id.next = self.match_id.val() | i.to_bits();
+            }
+            if self.slot_free[i].val() & !self.free_found.val() {
+                self.free_found.next = true;
+                self.free_id.next = i.to_bits();
+            }
+        }
+        self.cancel.d.next =
+            self.req_valid.val() & self.match_found.val() & self.free_found.val() & !self.rst.val();
+        self.cancel_id.d.next = self.free_id.val();
+        self.req_ready.next = (self.match_found.val() | self.free_found.val()) & !self.rst.val();
+        self.req_coalesced.next = self.match_found.val();
+        self.req_id.next = self.free_id.val();
+        if self.match_found.val() {
+            self.req_id.next = self.match_id.val();
         }
 
         // ---- AR channel: round robin over Issue slots starting at ar_rr;
@@ -464,9 +505,11 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
         self.ar_frame.next = 0.into();
         self.ar_index.next = 0.into();
         for i in 0..SLOTS {
+            // OR of one-hot terms, not a priority chain: synthesis builds
+            // a balanced AND-OR mux.
             if self.ar_grant.val().index() == i {
-                self.ar_frame.next = self.frame[i].q.val();
-                self.ar_index.next = self.pte_index[i].q.val();
+                self.ar_frame.next = self.ar_frame.val() | self.frame[i].q.val();
+                self.ar_index.next = self.ar_index.val() | self.pte_index[i].q.val();
             }
         }
         self.m_axi_arvalid.next = self.ar_found.val();
@@ -494,12 +537,20 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
         }
         self.pte_frame.next = bit_cast::<52, 40>(self.m_axi_rdata.val().get_bits::<40>(12));
 
-        // ---- Completion stream: round robin over Done slots, locked while
-        // waiting for done_ready (stream rule: payload stable).
+        // ---- Completion stream. The slot presented is a register
+        // (`done_cur`), chosen one clock ahead by a round robin over the
+        // Done slots, so the completion outputs are a short mux from
+        // registers. It is held while waiting for done_ready (stream rule:
+        // payload stable); a slot becomes eligible the clock after it
+        // reaches Done.
         self.done_found.next = false;
         self.done_sel.next = 0.into();
         for i in 0..SLOTS {
-            if (self.state[i].q.val() == SlotState::Done)
+            self.done_cand[i].next = (self.state[i].q.val() == SlotState::Done)
+                & !(self.done_present.q.val() & (self.done_cur.q.val().index() == i));
+        }
+        for i in 0..SLOTS {
+            if self.done_cand[i].val()
                 & (self.done_rr.q.val().index() <= i)
                 & !self.done_found.val()
             {
@@ -508,17 +559,13 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
             }
         }
         for i in 0..SLOTS {
-            if (self.state[i].q.val() == SlotState::Done) & !self.done_found.val() {
+            if self.done_cand[i].val() & !self.done_found.val() {
                 self.done_found.next = true;
                 self.done_sel.next = i.to_bits();
             }
         }
-        if self.done_lock.q.val() {
-            self.done_found.next = true;
-            self.done_sel.next = self.done_lock_id.q.val();
-        }
-        self.done_valid.next = self.done_found.val() & !self.rst.val();
-        self.done_id.next = self.done_sel.val();
+        self.done_valid.next = self.done_present.q.val() & !self.rst.val();
+        self.done_id.next = self.done_cur.q.val();
         self.done_status.next = 0.into();
         self.done_mr.next = 0.into();
         self.done_off.next = 0.into();
@@ -527,20 +574,25 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
         self.done_writable.next = false;
         self.done_stale.next = false;
         for i in 0..SLOTS {
-            if self.done_sel.val().index() == i {
-                self.done_status.next = self.status[i].q.val();
-                self.done_mr.next = self.mr[i].q.val();
-                self.done_off.next = self.off[i].q.val();
-                self.done_ppn.next = self.frame[i].q.val();
-                self.done_size.next = self.level[i].q.val();
-                self.done_writable.next = self.writable[i].q.val();
-                self.done_stale.next = self.stale[i].q.val();
+            // OR of one-hot terms (see the AR mux).
+            if self.done_cur.q.val().index() == i {
+                self.done_status.next = self.done_status.val() | self.status[i].q.val();
+                self.done_mr.next = self.done_mr.val() | self.mr[i].q.val();
+                self.done_off.next = self.done_off.val() | self.off[i].q.val();
+                self.done_ppn.next = self.done_ppn.val() | self.frame[i].q.val();
+                self.done_size.next = self.done_size.val() | self.level[i].q.val();
+                self.done_writable.next = self.done_writable.val() | self.writable[i].q.val();
+                self.done_stale.next = self.done_stale.val() | self.stale[i].q.val();
             }
         }
         self.done_fire.next = self.done_valid.val() & self.done_ready.val();
-        self.done_lock.d.next = self.done_valid.val() & !self.done_ready.val();
-        self.done_lock_id.d.next = self.done_sel.val();
-        self.done_next_rr.next = self.done_sel.val() + 1;
+        if self.rst.val() {
+            self.done_present.d.next = false;
+        } else if !self.done_present.q.val() | self.done_ready.val() {
+            self.done_present.d.next = self.done_found.val();
+            self.done_cur.d.next = self.done_sel.val();
+        }
+        self.done_next_rr.next = self.done_cur.q.val() + 1;
         if self.done_fire.val() {
             self.done_rr.d.next = self.done_next_rr.val();
         }
@@ -573,28 +625,40 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
                 if self.flush.val() {
                     self.stale[i].d.next = true;
                 }
+                if self.slot_free[i].val() {
+                    // A free slot's registers are don't-care, so it loads
+                    // the request payload every clock.
+                    self.state[i].d.next = SlotState::Free;
+                    self.mr[i].d.next = self.req_mr.val();
+                    self.off[i].d.next = self.req_off.val();
+                    self.stale[i].d.next = self.flush.val();
+                    self.orphan[i].d.next = false;
+                    self.writable[i].d.next = false;
+                    self.pte_index[i].d.next = self.req_index.val();
+                    if self.req_out_of_reach.val() {
+                        self.status[i].d.next = 2.into(); // FATAL
+                        self.level[i].d.next = 0.into();
+                        self.frame[i].d.next = 0.into();
+                    } else {
+                        self.status[i].d.next = 0.into(); // OK
+                        self.level[i].d.next = self.req_levels_m1.val();
+                        self.frame[i].d.next = self.req_root.val();
+                    }
+                    // Speculative: `cancel` undoes it if the request coalesced.
+                    if self.req_valid.val() & (self.free_id.val().index() == i) {
+                        self.state[i].d.next = SlotState::Alloc;
+                    }
+                }
                 match self.state[i].q.val() {
-                    SlotState::Free => {
-                        if self.req_fire.val()
-                            & !self.match_found.val()
-                            & (self.free_id.val().index() == i)
-                        {
-                            self.mr[i].d.next = self.req_mr.val();
-                            self.off[i].d.next = self.req_off.val();
-                            self.stale[i].d.next = self.flush.val();
-                            self.orphan[i].d.next = false;
-                            self.writable[i].d.next = false;
-                            if self.req_out_of_reach.val() {
+                    SlotState::Free => {}
+                    SlotState::Alloc => {
+                        // The request did not coalesce: start walking, or
+                        // complete FATAL (status holds it) for an off
+                        // beyond reach.
+                        if !self.cancelled[i].val() {
+                            self.state[i].d.next = SlotState::Issue;
+                            if self.status[i].q.val() == 2 {
                                 self.state[i].d.next = SlotState::Done;
-                                self.status[i].d.next = 2.into(); // FATAL
-                                self.level[i].d.next = 0.into();
-                                self.frame[i].d.next = 0.into();
-                            } else {
-                                self.state[i].d.next = SlotState::Issue;
-                                self.status[i].d.next = 0.into(); // OK
-                                self.level[i].d.next = self.req_levels_m1.val();
-                                self.frame[i].d.next = self.req_root.val();
-                                self.pte_index[i].d.next = self.req_index.val();
                             }
                         }
                     }
@@ -660,7 +724,7 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
                         }
                     }
                     SlotState::Done => {
-                        if self.done_fire.val() & (self.done_sel.val().index() == i) {
+                        if self.done_fire.val() & (self.done_cur.q.val().index() == i) {
                             self.state[i].d.next = SlotState::Free;
                         }
                     }

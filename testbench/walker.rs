@@ -298,6 +298,8 @@ enum SlotModel {
         ar_out: bool,
     },
     Done(Outcome),
+    /// An off out of reach: Done(Fatal) on the next edge, without a read.
+    OutOfReach,
     /// Cancelled by rst with a read on the bus (or an AR being presented).
     Orphan {
         ar_out: bool,
@@ -378,6 +380,8 @@ struct Bench<D: Dut> {
     cancelled: Vec<u64>,
     max_walks_in_flight: usize,
     max_reads_in_flight: usize,
+    /// Slots Done on the last clock.
+    done_prev: Vec<bool>,
 }
 
 /// Reads never reach this frame range; tables live in it.
@@ -410,6 +414,7 @@ impl<D: Dut> Bench<D> {
             cancelled: Vec::new(),
             max_walks_in_flight: 0,
             max_reads_in_flight: 0,
+            done_prev: vec![false; slots],
         }
     }
 
@@ -552,21 +557,31 @@ impl<D: Dut> Bench<D> {
                 ref st => panic!("clock {c}: AR from slot {id} in state {st:?}"),
             }
         }
-        let any_done = self
+        // A walk is presented from the second clock it is Done: done_valid
+        // is high exactly when some slot was Done on the last clock too.
+        let done_now: Vec<bool> = self
             .model
             .iter()
-            .any(|s| matches!(s.st, SlotModel::Done(_)));
+            .map(|s| matches!(s.st, SlotModel::Done(_)))
+            .collect();
+        let eligible: Vec<bool> = (0..n).map(|k| done_now[k] && self.done_prev[k]).collect();
         if i.rst {
             assert!(!o.done_valid, "clock {c}: done_valid during rst");
             assert!(!o.req_ready, "clock {c}: req_ready during rst");
         } else {
             assert_eq!(
-                o.done_valid, any_done,
+                o.done_valid,
+                eligible.contains(&true),
                 "clock {c}: done_valid vs finished walks"
             );
         }
+        self.done_prev = done_now;
         if o.done_valid {
             let id = o.done_id as usize;
+            assert!(
+                eligible[id],
+                "clock {c}: slot {id} presented before its second Done clock"
+            );
             assert!(id < n, "clock {c}: done_id {id}");
             let slot = &mut self.model[id];
             let SlotModel::Done(outcome) = slot.st else {
@@ -687,6 +702,11 @@ impl<D: Dut> Bench<D> {
                 slot.stale = false;
             }
         } else {
+            for slot in self.model.iter_mut() {
+                if slot.st == SlotModel::OutOfReach {
+                    slot.st = SlotModel::Done(Outcome::Fatal);
+                }
+            }
             if let Some(r) = r_fire {
                 let k = r.id as usize;
                 assert!(k < n, "clock {c}: R beat for ID {k}");
@@ -739,7 +759,7 @@ impl<D: Dut> Bench<D> {
                     let t = self.mrs[&req.mr];
                     *slot = Slot {
                         st: if out_of_reach(req.off, t.levels_m1) {
-                            SlotModel::Done(Outcome::Fatal)
+                            SlotModel::OutOfReach
                         } else {
                             SlotModel::Walking {
                                 table: t.root,
@@ -987,7 +1007,7 @@ fn walker_faults_off_out_of_reach_without_reading_memory() {
             let c = walk_once(&mut b, levels, off);
             assert_eq!(c.outcome, Outcome::Fatal, "levels {levels} off {off:#x}");
             assert_eq!(c.reads, 0);
-            assert_eq!(c.latency, 1, "an unreachable off completes the next clock");
+            assert_eq!(c.latency, 3, "an unreachable off completes in 3 clocks");
         }
     }
 }
@@ -1286,7 +1306,7 @@ fn walker_reset_keeps_a_presented_ar_until_accepted() {
 }
 
 #[test]
-fn walker_latency_is_levels_times_memory_latency_plus_levels_plus_1() {
+fn walker_latency_is_levels_times_memory_latency_plus_levels_plus_3() {
     let mut report = Vec::new();
     for mem_latency in [1u64, 10, 100] {
         let mut b = lockstep8(MemConfig::fixed(mem_latency));
@@ -1300,8 +1320,9 @@ fn walker_latency_is_levels_times_memory_latency_plus_levels_plus_1() {
                 "memory latency {mem_latency:3}, levels {levels}: {} clocks (overhead {overhead})",
                 c.latency
             ));
-            // One AR-issue clock per level plus the registered completion.
-            assert_eq!(overhead, levels as u64 + 1);
+            // One AR-issue clock per level, the allocation clock, and two
+            // for the completion (Done, then the registered choice).
+            assert_eq!(overhead, levels as u64 + 3);
             assert!(overhead <= 8, "SPEC: levels x memory latency + <= 8");
         }
     }

@@ -219,9 +219,10 @@ pub struct Walker<const SLOTS: usize> {
     status: [DFF<Bits<2>>; SLOTS],
     writable: [DFF<Bit>; SLOTS],
 
-    // AR channel arbiter: round robin, locked while AR waits for arready.
-    ar_lock: DFF<Bit>,
-    ar_lock_id: DFF<Bits<3>>,
+    // AR channel: the output register and the round-robin pointer.
+    ar_valid: DFF<Bit>,
+    ar_id: DFF<Bits<3>>,
+    ar_addr: DFF<Bits<64>>,
     ar_rr: DFF<Bits<3>>,
     // Completion arbiter: the slot presented (registered), round robin.
     done_present: DFF<Bit>,
@@ -240,7 +241,16 @@ pub struct Walker<const SLOTS: usize> {
     req_index: Signal<Local, Bits<9>>,
     ar_found: Signal<Local, Bit>,
     ar_grant: Signal<Local, Bits<3>>,
-    ar_fire: Signal<Local, Bit>,
+    ar_load_ok: Signal<Local, Bit>,
+    ar_take: Signal<Local, Bit>,
+    ar_direct: Signal<Local, Bit>,
+    ar_cand: [Signal<Local, Bit>; SLOTS],
+    r_any: Signal<Local, Bit>,
+    r_orphan: Signal<Local, Bit>,
+    r_level: Signal<Local, Bits<2>>,
+    r_next_index: Signal<Local, Bits<9>>,
+    r_descend: Signal<Local, Bit>,
+    next_index: [Signal<Local, Bits<9>>; SLOTS],
     ar_next_rr: Signal<Local, Bits<3>>,
     ar_frame: Signal<Local, Bits<52>>,
     ar_index: Signal<Local, Bits<9>>,
@@ -309,8 +319,9 @@ impl<const SLOTS: usize> Walker<SLOTS> {
             frame: std::array::from_fn(|_| Default::default()),
             status: std::array::from_fn(|_| Default::default()),
             writable: std::array::from_fn(|_| Default::default()),
-            ar_lock: Default::default(),
-            ar_lock_id: Default::default(),
+            ar_valid: Default::default(),
+            ar_id: Default::default(),
+            ar_addr: Default::default(),
             ar_rr: Default::default(),
             done_present: Default::default(),
             done_cur: Default::default(),
@@ -325,7 +336,16 @@ impl<const SLOTS: usize> Walker<SLOTS> {
             req_index: Default::default(),
             ar_found: Default::default(),
             ar_grant: Default::default(),
-            ar_fire: Default::default(),
+            ar_load_ok: Default::default(),
+            ar_take: Default::default(),
+            ar_direct: Default::default(),
+            ar_cand: std::array::from_fn(|_| Default::default()),
+            r_any: Default::default(),
+            r_orphan: Default::default(),
+            r_level: Default::default(),
+            r_next_index: Default::default(),
+            r_descend: Default::default(),
+            next_index: std::array::from_fn(|_| Default::default()),
             ar_next_rr: Default::default(),
             ar_frame: Default::default(),
             ar_index: Default::default(),
@@ -372,8 +392,9 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
         dff_setup!(
             self,
             clock,
-            ar_lock,
-            ar_lock_id,
+            ar_valid,
+            ar_id,
+            ar_addr,
             ar_rr,
             done_present,
             done_cur,
@@ -479,28 +500,68 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
             self.req_id.next = self.match_id.val();
         }
 
-        // ---- AR channel: round robin over Issue slots starting at ar_rr;
-        // a presented AR is locked until accepted (AXI: payload stable).
+        // ---- R channel: always ready; a beat belongs to the slot its ID
+        // names. The beat's slot fields are picked by one-hot OR muxes.
+        self.m_axi_rready.next = true;
+        self.r_any.next = false;
+        self.r_orphan.next = false;
+        self.r_level.next = 0.into();
+        self.r_next_index.next = 0.into();
+        for i in 0..SLOTS {
+            self.r_hit[i].next = self.m_axi_rvalid.val()
+                & (self.m_axi_rid.val().index() == i)
+                & (self.state[i].q.val() == SlotState::Wait);
+            // The index one level down (level 0 never descends).
+            self.next_index[i].next = self.off[i].q.val().get_bits::<9>(30);
+            if self.level[i].q.val() == 1 {
+                self.next_index[i].next = self.off[i].q.val().get_bits::<9>(12);
+            }
+            if self.level[i].q.val() == 2 {
+                self.next_index[i].next = self.off[i].q.val().get_bits::<9>(21);
+            }
+            if self.r_hit[i].val() {
+                self.r_any.next = true;
+                self.r_orphan.next = self.r_orphan.val() | self.orphan[i].q.val();
+                self.r_level.next = self.r_level.val() | self.level[i].q.val();
+                self.r_next_index.next = self.r_next_index.val() | self.next_index[i].val();
+            }
+        }
+        self.pte_frame.next = bit_cast::<52, 40>(self.m_axi_rdata.val().get_bits::<40>(12));
+        // A table entry above level 0 without H: the walk goes one level down.
+        self.r_descend.next = self.r_any.val()
+            & !self.r_orphan.val()
+            & !self.m_axi_rresp.val().get_bit(1)
+            & self.m_axi_rdata.val().get_bit(0)
+            & !self.m_axi_rdata.val().get_bit(7)
+            & (self.r_level.val() != 0);
+
+        // ---- AR channel: registered outputs. When the register is empty
+        // or its AR is accepted on this edge, it loads the next PTE address
+        // of a waiting slot (round robin over Issue slots and Alloc slots
+        // whose request did not coalesce), or else straight from this
+        // edge's R beat when that beat sends its walk one level down; so a
+        // descent costs no extra clock while the channel is free. A loaded
+        // slot is in Wait from then on. The register holds until
+        // m_axi_arready, also across rst (AXI forbids withdrawing it).
+        for i in 0..SLOTS {
+            self.ar_cand[i].next = (self.state[i].q.val() == SlotState::Issue)
+                | ((self.state[i].q.val() == SlotState::Alloc)
+                    & !self.cancelled[i].val()
+                    & (self.status[i].q.val() != 2));
+        }
         self.ar_found.next = false;
         self.ar_grant.next = 0.into();
         for i in 0..SLOTS {
-            if (self.state[i].q.val() == SlotState::Issue)
-                & (self.ar_rr.q.val().index() <= i)
-                & !self.ar_found.val()
-            {
+            if self.ar_cand[i].val() & (self.ar_rr.q.val().index() <= i) & !self.ar_found.val() {
                 self.ar_found.next = true;
                 self.ar_grant.next = i.to_bits();
             }
         }
         for i in 0..SLOTS {
-            if (self.state[i].q.val() == SlotState::Issue) & !self.ar_found.val() {
+            if self.ar_cand[i].val() & !self.ar_found.val() {
                 self.ar_found.next = true;
                 self.ar_grant.next = i.to_bits();
             }
-        }
-        if self.ar_lock.q.val() {
-            self.ar_found.next = true;
-            self.ar_grant.next = self.ar_lock_id.q.val();
         }
         self.ar_frame.next = 0.into();
         self.ar_index.next = 0.into();
@@ -512,30 +573,37 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
                 self.ar_index.next = self.ar_index.val() | self.pte_index[i].q.val();
             }
         }
-        self.m_axi_arvalid.next = self.ar_found.val();
-        self.m_axi_arid.next = bit_cast::<4, 3>(self.ar_grant.val());
-        // {frame, index, 3'b000}: the table is 4 KiB aligned, so no adder.
-        self.m_axi_araddr.next = (bit_cast::<64, 52>(self.ar_frame.val()) << 12)
-            | (bit_cast::<64, 9>(self.ar_index.val()) << 3);
+        self.m_axi_arvalid.next = self.ar_valid.q.val();
+        self.m_axi_arid.next = bit_cast::<4, 3>(self.ar_id.q.val());
+        self.m_axi_araddr.next = self.ar_addr.q.val();
         self.m_axi_arlen.next = 0.into();
         self.m_axi_arsize.next = 3.into();
         self.m_axi_arburst.next = 1.into();
-        self.ar_fire.next = self.ar_found.val() & self.m_axi_arready.val();
-        self.ar_lock.d.next = self.ar_found.val() & !self.m_axi_arready.val();
-        self.ar_lock_id.d.next = self.ar_grant.val();
+        self.ar_load_ok.next = !self.ar_valid.q.val() | self.m_axi_arready.val();
+        self.ar_take.next = self.ar_load_ok.val() & self.ar_found.val() & !self.rst.val();
+        self.ar_direct.next = self.ar_load_ok.val()
+            & !self.ar_found.val()
+            & self.r_descend.val()
+            & !self.rst.val();
+        if self.rst.val() {
+            self.ar_valid.d.next = self.ar_valid.q.val() & !self.m_axi_arready.val();
+        } else if self.ar_load_ok.val() {
+            self.ar_valid.d.next = self.ar_take.val() | self.ar_direct.val();
+            // {frame, index, 3'b000}: the table is 4 KiB aligned, so no adder.
+            if self.ar_found.val() {
+                self.ar_id.d.next = self.ar_grant.val();
+                self.ar_addr.d.next = (bit_cast::<64, 52>(self.ar_frame.val()) << 12)
+                    | (bit_cast::<64, 9>(self.ar_index.val()) << 3);
+            } else {
+                self.ar_id.d.next = self.m_axi_rid.val().get_bits::<3>(0);
+                self.ar_addr.d.next = (bit_cast::<64, 52>(self.pte_frame.val()) << 12)
+                    | (bit_cast::<64, 9>(self.r_next_index.val()) << 3);
+            }
+        }
         self.ar_next_rr.next = self.ar_grant.val() + 1;
-        if self.ar_fire.val() {
+        if self.ar_take.val() {
             self.ar_rr.d.next = self.ar_next_rr.val();
         }
-
-        // ---- R channel: always ready; a beat belongs to the slot its ID names.
-        self.m_axi_rready.next = true;
-        for i in 0..SLOTS {
-            self.r_hit[i].next = self.m_axi_rvalid.val()
-                & (self.m_axi_rid.val().index() == i)
-                & (self.state[i].q.val() == SlotState::Wait);
-        }
-        self.pte_frame.next = bit_cast::<52, 40>(self.m_axi_rdata.val().get_bits::<40>(12));
 
         // ---- Completion stream. The slot presented is a register
         // (`done_cur`), chosen one clock ahead by a round robin over the
@@ -606,20 +674,11 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
                 self.state[i].d.next = SlotState::Free;
                 self.orphan[i].d.next = false;
                 self.stale[i].d.next = false;
-                if self.r_hit[i].val() {
-                    // Its read ends on this edge: free now.
-                } else if self.state[i].q.val() == SlotState::Wait {
+                // A slot in Wait has its AR accepted or held in the AR
+                // register: its R beat will come.
+                if (self.state[i].q.val() == SlotState::Wait) & !self.r_hit[i].val() {
                     self.state[i].d.next = SlotState::Wait;
                     self.orphan[i].d.next = true;
-                } else if (self.state[i].q.val() == SlotState::Issue)
-                    & self.ar_found.val()
-                    & (self.ar_grant.val().index() == i)
-                {
-                    self.orphan[i].d.next = true;
-                    self.state[i].d.next = SlotState::Issue;
-                    if self.m_axi_arready.val() {
-                        self.state[i].d.next = SlotState::Wait;
-                    }
                 }
             } else {
                 if self.flush.val() {
@@ -660,33 +719,27 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
                             if self.status[i].q.val() == 2 {
                                 self.state[i].d.next = SlotState::Done;
                             }
+                            if self.ar_take.val() & (self.ar_grant.val().index() == i) {
+                                self.state[i].d.next = SlotState::Wait;
+                            }
                         }
                     }
                     SlotState::Issue => {
-                        if self.ar_fire.val() & (self.ar_grant.val().index() == i) {
+                        if self.ar_take.val() & (self.ar_grant.val().index() == i) {
                             self.state[i].d.next = SlotState::Wait;
                         }
                     }
                     SlotState::Wait => {
                         if self.r_hit[i].val() {
-                            // Default: a non-leaf entry; descend one level.
+                            // Default: a non-leaf entry; descend one level,
+                            // straight into the AR register when it is free.
                             self.state[i].d.next = SlotState::Issue;
+                            if self.ar_direct.val() {
+                                self.state[i].d.next = SlotState::Wait;
+                            }
                             self.frame[i].d.next = self.pte_frame.val();
                             self.level[i].d.next = self.level[i].q.val() - 1;
-                            match self.level[i].q.val().index() {
-                                1 => {
-                                    self.pte_index[i].d.next =
-                                        self.off[i].q.val().get_bits::<9>(12);
-                                }
-                                2 => {
-                                    self.pte_index[i].d.next =
-                                        self.off[i].q.val().get_bits::<9>(21);
-                                }
-                                _ => {
-                                    self.pte_index[i].d.next =
-                                        self.off[i].q.val().get_bits::<9>(30);
-                                }
-                            }
+                            self.pte_index[i].d.next = self.next_index[i].val();
                             if self.orphan[i].q.val() {
                                 // Cancelled by rst: drop the beat.
                                 self.state[i].d.next = SlotState::Free;

@@ -217,20 +217,22 @@ pub struct Walker<const SLOTS: usize> {
     /// Frame of the table being read (Issue/Wait) or of the leaf (Done).
     frame: [DFF<Bits<52>>; SLOTS],
     status: [DFF<Bits<2>>; SLOTS],
+    /// The request's off is beyond the tree's reach (valid in Alloc).
+    unreachable: [DFF<Bit>; SLOTS],
     writable: [DFF<Bit>; SLOTS],
 
     // AR channel: the output register and the round-robin pointer.
     ar_valid: DFF<Bit>,
     ar_id: DFF<Bits<3>>,
     ar_addr: DFF<Bits<64>>,
-    ar_rr: DFF<Bits<3>>,
+    /// Slots after the last AR grant (round-robin pointer, thermometer).
+    ar_mask: [DFF<Bit>; SLOTS],
     // Completion arbiter: the slot presented (registered), round robin.
     done_present: DFF<Bit>,
     done_cur: DFF<Bits<3>>,
     done_rr: DFF<Bits<3>>,
     // Speculative allocation: the slot given to a request that coalesced.
-    cancel: DFF<Bit>,
-    cancel_id: DFF<Bits<3>>,
+    cancel: [DFF<Bit>; SLOTS],
 
     // Combinational helpers.
     match_found: Signal<Local, Bit>,
@@ -251,7 +253,12 @@ pub struct Walker<const SLOTS: usize> {
     r_next_index: Signal<Local, Bits<9>>,
     r_descend: Signal<Local, Bit>,
     next_index: [Signal<Local, Bits<9>>; SLOTS],
-    ar_next_rr: Signal<Local, Bits<3>>,
+    ar_gnt: [Signal<Local, Bit>; SLOTS],
+    gnt_masked: [Signal<Local, Bit>; SLOTS],
+    gnt_first: [Signal<Local, Bit>; SLOTS],
+    seen_masked: Signal<Local, Bit>,
+    gnt_below: Signal<Local, Bit>,
+    free_seen: Signal<Local, Bit>,
     ar_frame: Signal<Local, Bits<52>>,
     ar_index: Signal<Local, Bits<9>>,
     done_found: Signal<Local, Bit>,
@@ -318,16 +325,16 @@ impl<const SLOTS: usize> Walker<SLOTS> {
             pte_index: std::array::from_fn(|_| Default::default()),
             frame: std::array::from_fn(|_| Default::default()),
             status: std::array::from_fn(|_| Default::default()),
+            unreachable: std::array::from_fn(|_| Default::default()),
             writable: std::array::from_fn(|_| Default::default()),
             ar_valid: Default::default(),
             ar_id: Default::default(),
             ar_addr: Default::default(),
-            ar_rr: Default::default(),
+            ar_mask: std::array::from_fn(|_| Default::default()),
             done_present: Default::default(),
             done_cur: Default::default(),
             done_rr: Default::default(),
-            cancel: Default::default(),
-            cancel_id: Default::default(),
+            cancel: std::array::from_fn(|_| Default::default()),
             match_found: Default::default(),
             match_id: Default::default(),
             free_found: Default::default(),
@@ -346,7 +353,12 @@ impl<const SLOTS: usize> Walker<SLOTS> {
             r_next_index: Default::default(),
             r_descend: Default::default(),
             next_index: std::array::from_fn(|_| Default::default()),
-            ar_next_rr: Default::default(),
+            ar_gnt: std::array::from_fn(|_| Default::default()),
+            gnt_masked: std::array::from_fn(|_| Default::default()),
+            gnt_first: std::array::from_fn(|_| Default::default()),
+            seen_masked: Default::default(),
+            gnt_below: Default::default(),
+            free_seen: Default::default(),
             ar_frame: Default::default(),
             ar_index: Default::default(),
             done_found: Default::default(),
@@ -395,14 +407,15 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
             ar_valid,
             ar_id,
             ar_addr,
-            ar_rr,
             done_present,
             done_cur,
-            done_rr,
-            cancel,
-            cancel_id
+            done_rr
         );
         for i in 0..SLOTS {
+            self.cancel[i].clock.next = self.clock.val();
+            self.ar_mask[i].clock.next = self.clock.val();
+            self.cancel[i].d.next = false;
+            self.ar_mask[i].d.next = self.ar_mask[i].q.val();
             self.state[i].clock.next = self.clock.val();
             self.orphan[i].clock.next = self.clock.val();
             self.stale[i].clock.next = self.clock.val();
@@ -412,6 +425,7 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
             self.pte_index[i].clock.next = self.clock.val();
             self.frame[i].clock.next = self.clock.val();
             self.status[i].clock.next = self.clock.val();
+            self.unreachable[i].clock.next = self.clock.val();
             self.writable[i].clock.next = self.clock.val();
             self.state[i].d.next = self.state[i].q.val();
             self.orphan[i].d.next = self.orphan[i].q.val();
@@ -422,6 +436,7 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
             self.pte_index[i].d.next = self.pte_index[i].q.val();
             self.frame[i].d.next = self.frame[i].q.val();
             self.status[i].d.next = self.status[i].q.val();
+            self.unreachable[i].d.next = self.unreachable[i].q.val();
             self.writable[i].d.next = self.writable[i].q.val();
         }
 
@@ -456,7 +471,7 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
         // `cancelled` on the next clock: it counts as free again and takes
         // no requests.
         for i in 0..SLOTS {
-            self.cancelled[i].next = self.cancel.q.val() & (self.cancel_id.q.val().index() == i);
+            self.cancelled[i].next = self.cancel[i].q.val();
             self.slot_free[i].next =
                 (self.state[i].q.val() == SlotState::Free) | self.cancelled[i].val();
         }
@@ -490,9 +505,17 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
                 self.free_id.next = i.to_bits();
             }
         }
-        self.cancel.d.next =
-            self.req_valid.val() & self.match_found.val() & self.free_found.val() & !self.rst.val();
-        self.cancel_id.d.next = self.free_id.val();
+        // One-hot: the slot this clock's request was speculatively given,
+        // if the request coalesced instead.
+        self.free_seen.next = false;
+        for i in 0..SLOTS {
+            self.cancel[i].d.next = self.req_valid.val()
+                & self.match_found.val()
+                & self.slot_free[i].val()
+                & !self.free_seen.val()
+                & !self.rst.val();
+            self.free_seen.next = self.free_seen.val() | self.slot_free[i].val();
+        }
         self.req_ready.next = (self.match_found.val() | self.free_found.val()) & !self.rst.val();
         self.req_coalesced.next = self.match_found.val();
         self.req_id.next = self.free_id.val();
@@ -547,28 +570,33 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
             self.ar_cand[i].next = (self.state[i].q.val() == SlotState::Issue)
                 | ((self.state[i].q.val() == SlotState::Alloc)
                     & !self.cancelled[i].val()
-                    & (self.status[i].q.val() != 2));
+                    & !self.unreachable[i].q.val());
         }
+        // Round robin as one-hot grants: `ar_mask` marks the slots after
+        // the last grant; the first candidate there wins, else the first
+        // candidate overall. No encode/decode between the grant and the mux.
+        self.seen_masked.next = false;
         self.ar_found.next = false;
+        for i in 0..SLOTS {
+            self.gnt_masked[i].next =
+                self.ar_cand[i].val() & self.ar_mask[i].q.val() & !self.seen_masked.val();
+            self.gnt_first[i].next = self.ar_cand[i].val() & !self.ar_found.val();
+            self.seen_masked.next =
+                self.seen_masked.val() | (self.ar_cand[i].val() & self.ar_mask[i].q.val());
+            self.ar_found.next = self.ar_found.val() | self.ar_cand[i].val();
+        }
         self.ar_grant.next = 0.into();
-        for i in 0..SLOTS {
-            if self.ar_cand[i].val() & (self.ar_rr.q.val().index() <= i) & !self.ar_found.val() {
-                self.ar_found.next = true;
-                self.ar_grant.next = i.to_bits();
-            }
-        }
-        for i in 0..SLOTS {
-            if self.ar_cand[i].val() & !self.ar_found.val() {
-                self.ar_found.next = true;
-                self.ar_grant.next = i.to_bits();
-            }
-        }
         self.ar_frame.next = 0.into();
         self.ar_index.next = 0.into();
         for i in 0..SLOTS {
+            self.ar_gnt[i].next = self.gnt_first[i].val();
+            if self.seen_masked.val() {
+                self.ar_gnt[i].next = self.gnt_masked[i].val();
+            }
             // OR of one-hot terms, not a priority chain: synthesis builds
             // a balanced AND-OR mux.
-            if self.ar_grant.val().index() == i {
+            if self.ar_gnt[i].val() {
+                self.ar_grant.next = self.ar_grant.val() | i.to_bits();
                 self.ar_frame.next = self.ar_frame.val() | self.frame[i].q.val();
                 self.ar_index.next = self.ar_index.val() | self.pte_index[i].q.val();
             }
@@ -581,10 +609,8 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
         self.m_axi_arburst.next = 1.into();
         self.ar_load_ok.next = !self.ar_valid.q.val() | self.m_axi_arready.val();
         self.ar_take.next = self.ar_load_ok.val() & self.ar_found.val() & !self.rst.val();
-        self.ar_direct.next = self.ar_load_ok.val()
-            & !self.ar_found.val()
-            & self.r_descend.val()
-            & !self.rst.val();
+        self.ar_direct.next =
+            self.ar_load_ok.val() & !self.ar_found.val() & self.r_descend.val() & !self.rst.val();
         if self.rst.val() {
             self.ar_valid.d.next = self.ar_valid.q.val() & !self.m_axi_arready.val();
         } else if self.ar_load_ok.val() {
@@ -600,9 +626,12 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
                     | (bit_cast::<64, 9>(self.r_next_index.val()) << 3);
             }
         }
-        self.ar_next_rr.next = self.ar_grant.val() + 1;
-        if self.ar_take.val() {
-            self.ar_rr.d.next = self.ar_next_rr.val();
+        self.gnt_below.next = false;
+        for i in 0..SLOTS {
+            if self.ar_take.val() {
+                self.ar_mask[i].d.next = self.gnt_below.val();
+            }
+            self.gnt_below.next = self.gnt_below.val() | self.ar_gnt[i].val();
         }
 
         // ---- Completion stream. The slot presented is a register
@@ -694,15 +723,10 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
                     self.orphan[i].d.next = false;
                     self.writable[i].d.next = false;
                     self.pte_index[i].d.next = self.req_index.val();
-                    if self.req_out_of_reach.val() {
-                        self.status[i].d.next = 2.into(); // FATAL
-                        self.level[i].d.next = 0.into();
-                        self.frame[i].d.next = 0.into();
-                    } else {
-                        self.status[i].d.next = 0.into(); // OK
-                        self.level[i].d.next = self.req_levels_m1.val();
-                        self.frame[i].d.next = self.req_root.val();
-                    }
+                    self.status[i].d.next = 0.into(); // OK
+                    self.level[i].d.next = self.req_levels_m1.val();
+                    self.frame[i].d.next = self.req_root.val();
+                    self.unreachable[i].d.next = self.req_out_of_reach.val();
                     // Speculative: `cancel` undoes it if the request coalesced.
                     if self.req_valid.val() & (self.free_id.val().index() == i) {
                         self.state[i].d.next = SlotState::Alloc;
@@ -712,20 +736,23 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
                     SlotState::Free => {}
                     SlotState::Alloc => {
                         // The request did not coalesce: start walking, or
-                        // complete FATAL (status holds it) for an off
+                        // complete FATAL for an off
                         // beyond reach.
                         if !self.cancelled[i].val() {
                             self.state[i].d.next = SlotState::Issue;
-                            if self.status[i].q.val() == 2 {
+                            if self.unreachable[i].q.val() {
                                 self.state[i].d.next = SlotState::Done;
+                                self.status[i].d.next = 2.into(); // FATAL
+                                self.level[i].d.next = 0.into();
+                                self.frame[i].d.next = 0.into();
                             }
-                            if self.ar_take.val() & (self.ar_grant.val().index() == i) {
+                            if self.ar_take.val() & self.ar_gnt[i].val() {
                                 self.state[i].d.next = SlotState::Wait;
                             }
                         }
                     }
                     SlotState::Issue => {
-                        if self.ar_take.val() & (self.ar_grant.val().index() == i) {
+                        if self.ar_take.val() & self.ar_gnt[i].val() {
                             self.state[i].d.next = SlotState::Wait;
                         }
                     }

@@ -252,6 +252,7 @@ pub struct Walker<const SLOTS: usize> {
     r_level: Signal<Local, Bits<2>>,
     r_next_index: Signal<Local, Bits<9>>,
     r_descend: Signal<Local, Bit>,
+    r_finish: Signal<Local, Bit>,
     next_index: [Signal<Local, Bits<9>>; SLOTS],
     ar_gnt: [Signal<Local, Bit>; SLOTS],
     gnt_masked: [Signal<Local, Bit>; SLOTS],
@@ -352,6 +353,7 @@ impl<const SLOTS: usize> Walker<SLOTS> {
             r_level: Default::default(),
             r_next_index: Default::default(),
             r_descend: Default::default(),
+            r_finish: Default::default(),
             next_index: std::array::from_fn(|_| Default::default()),
             ar_gnt: std::array::from_fn(|_| Default::default()),
             gnt_masked: std::array::from_fn(|_| Default::default()),
@@ -558,6 +560,9 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
             & !self.m_axi_rdata.val().get_bit(7)
             & (self.r_level.val() != 0);
 
+        // The beat ends its (live) walk: a leaf, a fault or an error.
+        self.r_finish.next = self.r_any.val() & !self.r_orphan.val() & !self.r_descend.val();
+
         // ---- AR channel: registered outputs. When the register is empty
         // or its AR is accepted on this edge, it loads the next PTE address
         // of a waiting slot (round robin over Issue slots and Alloc slots
@@ -635,11 +640,11 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
         }
 
         // ---- Completion stream. The slot presented is a register
-        // (`done_cur`), chosen one clock ahead by a round robin over the
-        // Done slots, so the completion outputs are a short mux from
-        // registers. It is held while waiting for done_ready (stream rule:
-        // payload stable); a slot becomes eligible the clock after it
-        // reaches Done.
+        // (`done_cur`), chosen one clock ahead, so the completion outputs
+        // are a short mux from registers: a round robin over the Done
+        // slots not presented, else the slot whose walk the R beat of this
+        // edge finishes. It is held while waiting for done_ready (stream
+        // rule: payload stable).
         self.done_found.next = false;
         self.done_sel.next = 0.into();
         for i in 0..SLOTS {
@@ -686,8 +691,13 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
         if self.rst.val() {
             self.done_present.d.next = false;
         } else if !self.done_present.q.val() | self.done_ready.val() {
-            self.done_present.d.next = self.done_found.val();
-            self.done_cur.d.next = self.done_sel.val();
+            // A waiting Done slot first; else the walk this edge's R beat
+            // finishes, presented on the next clock without a Done clock.
+            self.done_present.d.next = self.done_found.val() | self.r_finish.val();
+            self.done_cur.d.next = self.m_axi_rid.val().get_bits::<3>(0);
+            if self.done_found.val() {
+                self.done_cur.d.next = self.done_sel.val();
+            }
         }
         self.done_next_rr.next = self.done_cur.q.val() + 1;
         if self.done_fire.val() {

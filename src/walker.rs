@@ -12,9 +12,10 @@ pub enum SlotState {
     /// Allocated on the last edge; becomes Issue (or Done for an `off`
     /// out of reach) unless `cancel` names it (the request coalesced).
     Alloc,
-    /// Has the address of its next PTE and waits for the AR channel.
+    /// Has the address of its next PTE and waits for the AR register.
     Issue,
-    /// Its AR was accepted; waits for the one R beat with its ID.
+    /// Its AR is in the AR register or accepted; waits for the one R beat
+    /// with its ID.
     Wait,
     /// Holds a result and waits for the completion stream.
     Done,
@@ -66,15 +67,16 @@ pub const SIZE_1G: u64 = 2;
 /// on a rising edge where both are high.
 ///
 /// - Request stream (`req_*`): `req_ready`, `req_id` and `req_coalesced` are
-///   combinational in the request payload and the walker's state (not in
-///   `req_valid`); the caller records `req_id`/`req_coalesced` at the
-///   handshake. `req_ready` is low only when no slot is free and no walk in
-///   flight matches (and during `rst`).
+///   combinational in the request payload and the walker's registers (not in
+///   `req_valid`, `done_ready` or any AXI input); the caller records
+///   `req_id`/`req_coalesced` at the handshake. `req_ready` is low only when
+///   no slot is free and no walk in flight matches (and during `rst`).
 /// - Completion stream (`done_*`): one completion per walk, in any order
 ///   across slots; payload holds while `done_valid && !done_ready`, except
 ///   `done_stale`, which rises if a `flush` hits the waiting completion
 ///   (sample it at the handshake); the slot is free from the edge that
-///   accepts its completion.
+///   accepts its completion. `done_valid`/`done_id` are registers and the
+///   payload a one-hot mux of registers.
 /// - `flush`: one-clock pulse from the invalidation unit. Every walk that
 ///   holds a slot at that clock, including one accepted on that very clock
 ///   and one whose completion is waiting, completes with `done_stale` = 1;
@@ -83,31 +85,40 @@ pub const SIZE_1G: u64 = 2;
 /// - AXI4 read master (`m_axi_ar*`, `m_axi_r*`): single-beat reads
 ///   (`arlen` 0, `arsize` 3 = 8 bytes, `arburst` INCR), `arid` = slot,
 ///   at most one read per slot in flight, data accepted in any order across
-///   IDs. `m_axi_rready` is always high: every R beat is taken on arrival.
+///   IDs. The AR outputs are registers. `m_axi_rready` is always high: every
+///   R beat is taken on arrival.
 ///
 /// # Latency
 ///
 /// Let `L` be the memory's clocks from AR handshake to R handshake, with
-/// `m_axi_arready` high. A request accepted on rising edge `t` has
-/// `done_valid` high in the clock that ends with edge
-/// `t + levels * (L + 1) + 1`: per level, one clock to present the AR (its
-/// address is a registered function of the previous PTE) and `L` in memory;
-/// plus one clock from the last R beat to the registered completion. The
-/// overhead over `levels * L` is `levels + 1` <= 5 clocks (SPEC: <= 8).
-/// An `off` beyond the tree's reach completes one clock after the handshake
-/// without reading memory.
+/// `m_axi_arready` and `done_ready` high and no other walk competing. A
+/// request accepted on rising edge `t` has `done_valid` high in the clock
+/// that ends with edge `t + levels * (L + 1) + 2`:
+///
+/// - the root PTE's AR is loaded into the AR register on edge `t + 1` (the
+///   slot's Alloc clock, while the coalescing compare of edge `t` is undone
+///   if needed) and accepted on `t + 2`;
+/// - each R beat that leads one level down loads the next AR straight into
+///   the AR register on its own edge: one clock plus `L` per further level;
+/// - the R beat that ends the walk loads the completion register on its
+///   own edge: `done_valid` the clock after.
+///
+/// The overhead over `levels * L` is `levels + 2`, 3..6 clocks (SPEC: <= 8).
+/// An `off` beyond the tree's reach completes 3 clocks after the handshake
+/// without reading memory. The AR channel issues up to one read per clock
+/// across slots and the completion stream one completion per clock.
 ///
 /// # Reset
 ///
 /// `rst` (synchronous, active high) cancels every walk and drops every
 /// pending completion; no request or completion handshakes while `rst` is
 /// high. AXI reads already issued are not abandoned: a slot whose AR was
-/// accepted (or was being presented and not yet accepted, which AXI forbids
-/// withdrawing) becomes an *orphan*: it keeps presenting its AR until
-/// accepted, takes its R beat (rready stays high) and drops it, then frees
-/// itself. Orphans are never allocated, never coalesced onto and never
-/// complete, so a stale R beat can not be mistaken for a new walk's data
-/// under the same ID.
+/// accepted, or is held in the AR register (AXI forbids withdrawing it: the
+/// register keeps presenting it until `m_axi_arready`), becomes an
+/// *orphan*: it takes its R beat (rready stays high) and drops it, then
+/// frees itself. Orphans are never allocated, never coalesced onto and
+/// never complete, so a stale R beat can not be mistaken for a new walk's
+/// data under the same ID.
 ///
 /// # Invariants
 ///

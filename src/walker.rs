@@ -408,10 +408,12 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
     //                at level 0 ignored; at level 3 reserved (FATAL)
     //     51:12      physical address of the next table, or of the page frame
     //
-    // Per slot: Free --req--> Alloc --> Issue --AR--> Wait --R--> (Issue
-    // one level down | Done) --completion--> Free. An off the tree can not
-    // reach goes Alloc --> Done (FATAL) without a read; a request that
-    // coalesced goes Alloc --cancel--> Free.
+    // Per slot: Free --req--> Alloc --> Issue --AR register--> Wait --R-->
+    // (Issue or, straight through the AR register, Wait one level down |
+    // Done) --completion--> Free. Alloc may load the AR register itself
+    // (Alloc --> Wait). An off the tree can not reach goes Alloc --> Done
+    // (FATAL) without a read; a request that coalesced goes
+    // Alloc --cancel--> Free.
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -455,6 +457,7 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
 
         // ---- Request side: coalesce onto a walk still reading memory (not
         // stale, not orphaned), else take the lowest free slot.
+        //
         // Reach check (off >= 2^(12 + 9 * levels)) and the root-level index.
         self.req_out_of_reach.next = false;
         self.req_index.next = 0.into();

@@ -1478,7 +1478,7 @@ fn random_run<D: Dut>(dut: D, slots: usize, clocks: u64, latency: (u64, u64), se
         if rng.gen_range(0..3000) == 0 {
             b.flush_next = true;
         }
-        if rng.gen_range(0..20_000) == 0 {
+        if rng.gen_range(0..5_000) == 0 {
             b.rst_next = true;
             resets += 1;
         }

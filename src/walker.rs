@@ -9,9 +9,13 @@ use rust_hdl::prelude::*;
 pub enum SlotState {
     /// Holds no walk; may be allocated.
     Free,
-    /// Has the address of its next PTE and waits for the AR channel.
+    /// Allocated on the last edge; becomes Issue (or Done for an `off`
+    /// out of reach) unless `cancel` names it (the request coalesced).
+    Alloc,
+    /// Has the address of its next PTE and waits for the AR register.
     Issue,
-    /// Its AR was accepted; waits for the one R beat with its ID.
+    /// Its AR is in the AR register or accepted; waits for the one R beat
+    /// with its ID.
     Wait,
     /// Holds a result and waits for the completion stream.
     Done,
@@ -63,15 +67,16 @@ pub const SIZE_1G: u64 = 2;
 /// on a rising edge where both are high.
 ///
 /// - Request stream (`req_*`): `req_ready`, `req_id` and `req_coalesced` are
-///   combinational in the request payload and the walker's state (not in
-///   `req_valid`); the caller records `req_id`/`req_coalesced` at the
-///   handshake. `req_ready` is low only when no slot is free and no walk in
-///   flight matches (and during `rst`).
+///   combinational in the request payload and the walker's registers (not in
+///   `req_valid`, `done_ready` or any AXI input); the caller records
+///   `req_id`/`req_coalesced` at the handshake. `req_ready` is low only when
+///   no slot is free and no walk in flight matches (and during `rst`).
 /// - Completion stream (`done_*`): one completion per walk, in any order
 ///   across slots; payload holds while `done_valid && !done_ready`, except
 ///   `done_stale`, which rises if a `flush` hits the waiting completion
 ///   (sample it at the handshake); the slot is free from the edge that
-///   accepts its completion.
+///   accepts its completion. `done_valid`/`done_id` are registers and the
+///   payload a one-hot mux of registers.
 /// - `flush`: one-clock pulse from the invalidation unit. Every walk that
 ///   holds a slot at that clock, including one accepted on that very clock
 ///   and one whose completion is waiting, completes with `done_stale` = 1;
@@ -80,31 +85,40 @@ pub const SIZE_1G: u64 = 2;
 /// - AXI4 read master (`m_axi_ar*`, `m_axi_r*`): single-beat reads
 ///   (`arlen` 0, `arsize` 3 = 8 bytes, `arburst` INCR), `arid` = slot,
 ///   at most one read per slot in flight, data accepted in any order across
-///   IDs. `m_axi_rready` is always high: every R beat is taken on arrival.
+///   IDs. The AR outputs are registers. `m_axi_rready` is always high: every
+///   R beat is taken on arrival.
 ///
 /// # Latency
 ///
 /// Let `L` be the memory's clocks from AR handshake to R handshake, with
-/// `m_axi_arready` high. A request accepted on rising edge `t` has
-/// `done_valid` high in the clock that ends with edge
-/// `t + levels * (L + 1) + 1`: per level, one clock to present the AR (its
-/// address is a registered function of the previous PTE) and `L` in memory;
-/// plus one clock from the last R beat to the registered completion. The
-/// overhead over `levels * L` is `levels + 1` <= 5 clocks (SPEC: <= 8).
-/// An `off` beyond the tree's reach completes one clock after the handshake
-/// without reading memory.
+/// `m_axi_arready` and `done_ready` high and no other walk competing. A
+/// request accepted on rising edge `t` has `done_valid` high in the clock
+/// that ends with edge `t + levels * (L + 1) + 2`:
+///
+/// - the root PTE's AR is loaded into the AR register on edge `t + 1` (the
+///   slot's Alloc clock, while the coalescing compare of edge `t` is undone
+///   if needed) and accepted on `t + 2`;
+/// - each R beat that leads one level down loads the next AR straight into
+///   the AR register on its own edge: one clock plus `L` per further level;
+/// - the R beat that ends the walk loads the completion register on its
+///   own edge: `done_valid` the clock after.
+///
+/// The overhead over `levels * L` is `levels + 2`, 3..6 clocks (SPEC: <= 8).
+/// An `off` beyond the tree's reach completes 3 clocks after the handshake
+/// without reading memory. The AR channel issues up to one read per clock
+/// across slots and the completion stream one completion per clock.
 ///
 /// # Reset
 ///
 /// `rst` (synchronous, active high) cancels every walk and drops every
 /// pending completion; no request or completion handshakes while `rst` is
 /// high. AXI reads already issued are not abandoned: a slot whose AR was
-/// accepted (or was being presented and not yet accepted, which AXI forbids
-/// withdrawing) becomes an *orphan*: it keeps presenting its AR until
-/// accepted, takes its R beat (rready stays high) and drops it, then frees
-/// itself. Orphans are never allocated, never coalesced onto and never
-/// complete, so a stale R beat can not be mistaken for a new walk's data
-/// under the same ID.
+/// accepted, or is held in the AR register (AXI forbids withdrawing it: the
+/// register keeps presenting it until `m_axi_arready`), becomes an
+/// *orphan*: it takes its R beat (rready stays high) and drops it, then
+/// frees itself. Orphans are never allocated, never coalesced onto and
+/// never complete, so a stale R beat can not be mistaken for a new walk's
+/// data under the same ID.
 ///
 /// # Invariants
 ///
@@ -214,29 +228,49 @@ pub struct Walker<const SLOTS: usize> {
     /// Frame of the table being read (Issue/Wait) or of the leaf (Done).
     frame: [DFF<Bits<52>>; SLOTS],
     status: [DFF<Bits<2>>; SLOTS],
+    /// The request's off is beyond the tree's reach (valid in Alloc).
+    unreachable: [DFF<Bit>; SLOTS],
     writable: [DFF<Bit>; SLOTS],
 
-    // AR channel arbiter: round robin, locked while AR waits for arready.
-    ar_lock: DFF<Bit>,
-    ar_lock_id: DFF<Bits<3>>,
-    ar_rr: DFF<Bits<3>>,
-    // Completion arbiter: round robin, locked while done waits for ready.
-    done_lock: DFF<Bit>,
-    done_lock_id: DFF<Bits<3>>,
+    // AR channel: the output register and the round-robin pointer.
+    ar_valid: DFF<Bit>,
+    ar_id: DFF<Bits<3>>,
+    ar_addr: DFF<Bits<64>>,
+    /// Slots after the last AR grant (round-robin pointer, thermometer).
+    ar_mask: [DFF<Bit>; SLOTS],
+    // Completion arbiter: the slot presented (registered), round robin.
+    done_present: DFF<Bit>,
+    done_cur: DFF<Bits<3>>,
     done_rr: DFF<Bits<3>>,
+    // Speculative allocation: the slot given to a request that coalesced.
+    cancel: [DFF<Bit>; SLOTS],
 
     // Combinational helpers.
     match_found: Signal<Local, Bit>,
     match_id: Signal<Local, Bits<3>>,
     free_found: Signal<Local, Bit>,
     free_id: Signal<Local, Bits<3>>,
-    req_fire: Signal<Local, Bit>,
     req_out_of_reach: Signal<Local, Bit>,
     req_index: Signal<Local, Bits<9>>,
     ar_found: Signal<Local, Bit>,
     ar_grant: Signal<Local, Bits<3>>,
-    ar_fire: Signal<Local, Bit>,
-    ar_next_rr: Signal<Local, Bits<3>>,
+    ar_load_ok: Signal<Local, Bit>,
+    ar_take: Signal<Local, Bit>,
+    ar_direct: Signal<Local, Bit>,
+    ar_cand: [Signal<Local, Bit>; SLOTS],
+    r_any: Signal<Local, Bit>,
+    r_orphan: Signal<Local, Bit>,
+    r_level: Signal<Local, Bits<2>>,
+    r_next_index: Signal<Local, Bits<9>>,
+    r_descend: Signal<Local, Bit>,
+    r_finish: Signal<Local, Bit>,
+    next_index: [Signal<Local, Bits<9>>; SLOTS],
+    ar_gnt: [Signal<Local, Bit>; SLOTS],
+    gnt_masked: [Signal<Local, Bit>; SLOTS],
+    gnt_first: [Signal<Local, Bit>; SLOTS],
+    seen_masked: Signal<Local, Bit>,
+    gnt_below: Signal<Local, Bit>,
+    free_seen: Signal<Local, Bit>,
     ar_frame: Signal<Local, Bits<52>>,
     ar_index: Signal<Local, Bits<9>>,
     done_found: Signal<Local, Bit>,
@@ -244,6 +278,11 @@ pub struct Walker<const SLOTS: usize> {
     done_fire: Signal<Local, Bit>,
     done_next_rr: Signal<Local, Bits<3>>,
     r_hit: [Signal<Local, Bit>; SLOTS],
+    slot_match: [Signal<Local, Bit>; SLOTS],
+    done_cand: [Signal<Local, Bit>; SLOTS],
+    cancelled: [Signal<Local, Bit>; SLOTS],
+    slot_free: [Signal<Local, Bit>; SLOTS],
+    req_off_high_zero: Signal<Local, Bit>,
     pte_frame: Signal<Local, Bits<52>>,
 }
 
@@ -298,24 +337,41 @@ impl<const SLOTS: usize> Walker<SLOTS> {
             pte_index: std::array::from_fn(|_| Default::default()),
             frame: std::array::from_fn(|_| Default::default()),
             status: std::array::from_fn(|_| Default::default()),
+            unreachable: std::array::from_fn(|_| Default::default()),
             writable: std::array::from_fn(|_| Default::default()),
-            ar_lock: Default::default(),
-            ar_lock_id: Default::default(),
-            ar_rr: Default::default(),
-            done_lock: Default::default(),
-            done_lock_id: Default::default(),
+            ar_valid: Default::default(),
+            ar_id: Default::default(),
+            ar_addr: Default::default(),
+            ar_mask: std::array::from_fn(|_| Default::default()),
+            done_present: Default::default(),
+            done_cur: Default::default(),
             done_rr: Default::default(),
+            cancel: std::array::from_fn(|_| Default::default()),
             match_found: Default::default(),
             match_id: Default::default(),
             free_found: Default::default(),
             free_id: Default::default(),
-            req_fire: Default::default(),
             req_out_of_reach: Default::default(),
             req_index: Default::default(),
             ar_found: Default::default(),
             ar_grant: Default::default(),
-            ar_fire: Default::default(),
-            ar_next_rr: Default::default(),
+            ar_load_ok: Default::default(),
+            ar_take: Default::default(),
+            ar_direct: Default::default(),
+            ar_cand: std::array::from_fn(|_| Default::default()),
+            r_any: Default::default(),
+            r_orphan: Default::default(),
+            r_level: Default::default(),
+            r_next_index: Default::default(),
+            r_descend: Default::default(),
+            r_finish: Default::default(),
+            next_index: std::array::from_fn(|_| Default::default()),
+            ar_gnt: std::array::from_fn(|_| Default::default()),
+            gnt_masked: std::array::from_fn(|_| Default::default()),
+            gnt_first: std::array::from_fn(|_| Default::default()),
+            seen_masked: Default::default(),
+            gnt_below: Default::default(),
+            free_seen: Default::default(),
             ar_frame: Default::default(),
             ar_index: Default::default(),
             done_found: Default::default(),
@@ -323,6 +379,11 @@ impl<const SLOTS: usize> Walker<SLOTS> {
             done_fire: Default::default(),
             done_next_rr: Default::default(),
             r_hit: std::array::from_fn(|_| Default::default()),
+            slot_match: std::array::from_fn(|_| Default::default()),
+            done_cand: std::array::from_fn(|_| Default::default()),
+            cancelled: std::array::from_fn(|_| Default::default()),
+            slot_free: std::array::from_fn(|_| Default::default()),
+            req_off_high_zero: Default::default(),
             pte_frame: Default::default(),
         }
     }
@@ -347,22 +408,29 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
     //                at level 0 ignored; at level 3 reserved (FATAL)
     //     51:12      physical address of the next table, or of the page frame
     //
-    // Per slot: Free --req--> Issue --AR--> Wait --R--> (Issue one level
-    // down | Done) --completion--> Free. An off the tree can not reach goes
-    // Free --req--> Done (FATAL) without a read.
+    // Per slot: Free --req--> Alloc --> Issue --AR register--> Wait --R-->
+    // (Issue or, straight through the AR register, Wait one level down |
+    // Done) --completion--> Free. Alloc may load the AR register itself
+    // (Alloc --> Wait). An off the tree can not reach goes Alloc --> Done
+    // (FATAL) without a read; a request that coalesced goes
+    // Alloc --cancel--> Free.
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
             self,
             clock,
-            ar_lock,
-            ar_lock_id,
-            ar_rr,
-            done_lock,
-            done_lock_id,
+            ar_valid,
+            ar_id,
+            ar_addr,
+            done_present,
+            done_cur,
             done_rr
         );
         for i in 0..SLOTS {
+            self.cancel[i].clock.next = self.clock.val();
+            self.ar_mask[i].clock.next = self.clock.val();
+            self.cancel[i].d.next = false;
+            self.ar_mask[i].d.next = self.ar_mask[i].q.val();
             self.state[i].clock.next = self.clock.val();
             self.orphan[i].clock.next = self.clock.val();
             self.stale[i].clock.next = self.clock.val();
@@ -372,6 +440,7 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
             self.pte_index[i].clock.next = self.clock.val();
             self.frame[i].clock.next = self.clock.val();
             self.status[i].clock.next = self.clock.val();
+            self.unreachable[i].clock.next = self.clock.val();
             self.writable[i].clock.next = self.clock.val();
             self.state[i].d.next = self.state[i].q.val();
             self.orphan[i].d.next = self.orphan[i].q.val();
@@ -382,40 +451,13 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
             self.pte_index[i].d.next = self.pte_index[i].q.val();
             self.frame[i].d.next = self.frame[i].q.val();
             self.status[i].d.next = self.status[i].q.val();
+            self.unreachable[i].d.next = self.unreachable[i].q.val();
             self.writable[i].d.next = self.writable[i].q.val();
         }
 
         // ---- Request side: coalesce onto a walk still reading memory (not
         // stale, not orphaned), else take the lowest free slot.
-        self.match_found.next = false;
-        self.match_id.next = 0.into();
-        self.free_found.next = false;
-        self.free_id.next = 0.into();
-        for i in 0..SLOTS {
-            if ((self.state[i].q.val() == SlotState::Issue)
-                | (self.state[i].q.val() == SlotState::Wait))
-                & !self.orphan[i].q.val()
-                & !self.stale[i].q.val()
-                & (self.mr[i].q.val() == self.req_mr.val())
-                & (self.off[i].q.val().get_bits::<52>(12) == self.req_off.val().get_bits::<52>(12))
-                & !self.match_found.val()
-            {
-                self.match_found.next = true;
-                self.match_id.next = i.to_bits();
-            }
-            if (self.state[i].q.val() == SlotState::Free) & !self.free_found.val() {
-                self.free_found.next = true;
-                self.free_id.next = i.to_bits();
-            }
-        }
-        self.req_ready.next = (self.match_found.val() | self.free_found.val()) & !self.rst.val();
-        self.req_coalesced.next = self.match_found.val();
-        self.req_id.next = self.free_id.val();
-        if self.match_found.val() {
-            self.req_id.next = self.match_id.val();
-        }
-        self.req_fire.next = self.req_valid.val() & self.req_ready.val();
-
+        //
         // Reach check (off >= 2^(12 + 9 * levels)) and the root-level index.
         self.req_out_of_reach.next = false;
         self.req_index.next = 0.into();
@@ -438,68 +480,193 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
             }
         }
 
-        // ---- AR channel: round robin over Issue slots starting at ar_rr;
-        // a presented AR is locked until accepted (AXI: payload stable).
-        self.ar_found.next = false;
-        self.ar_grant.next = 0.into();
+        // A request is allocated a slot speculatively (Free -> Alloc),
+        // before the coalescing compare settles: the compare is the longest
+        // path, and only req_ready/req_id/req_coalesced and `cancel` wait
+        // for it. An Alloc slot whose request coalesced instead is
+        // `cancelled` on the next clock: it counts as free again and takes
+        // no requests.
         for i in 0..SLOTS {
-            if (self.state[i].q.val() == SlotState::Issue)
-                & (self.ar_rr.q.val().index() <= i)
-                & !self.ar_found.val()
-            {
-                self.ar_found.next = true;
-                self.ar_grant.next = i.to_bits();
+            self.cancelled[i].next = self.cancel[i].q.val();
+            self.slot_free[i].next =
+                (self.state[i].q.val() == SlotState::Free) | self.cancelled[i].val();
+        }
+        // A live walk's off is in reach, below 2^48: compare bits 47:12
+        // per slot and check 63:48 once.
+        self.req_off_high_zero.next = !self.req_off.val().get_bits::<16>(48).any();
+        // The live walks of one page are at most one (a walk only starts
+        // when none matches, and stale walks are excluded), so the matches
+        // are one-hot and need no priority chain: OR them.
+        self.match_found.next = false;
+        self.match_id.next = 0.into();
+        self.free_found.next = false;
+        self.free_id.next = 0.into();
+        for i in 0..SLOTS {
+            self.slot_match[i].next = ((self.state[i].q.val() == SlotState::Alloc)
+                | (self.state[i].q.val() == SlotState::Issue)
+                | (self.state[i].q.val() == SlotState::Wait))
+                & !self.cancelled[i].val()
+                & !self.req_out_of_reach.val()
+                & !self.orphan[i].q.val()
+                & !self.stale[i].q.val()
+                & self.req_off_high_zero.val()
+                & (self.mr[i].q.val() == self.req_mr.val())
+                & (self.off[i].q.val().get_bits::<36>(12) == self.req_off.val().get_bits::<36>(12));
+            if self.slot_match[i].val() {
+                self.match_found.next = true;
+                self.match_id.next = self.match_id.val() | i.to_bits();
+            }
+            if self.slot_free[i].val() & !self.free_found.val() {
+                self.free_found.next = true;
+                self.free_id.next = i.to_bits();
             }
         }
+        // One-hot: the slot this clock's request was speculatively given,
+        // if the request coalesced instead.
+        self.free_seen.next = false;
         for i in 0..SLOTS {
-            if (self.state[i].q.val() == SlotState::Issue) & !self.ar_found.val() {
-                self.ar_found.next = true;
-                self.ar_grant.next = i.to_bits();
-            }
+            self.cancel[i].d.next = self.req_valid.val()
+                & self.match_found.val()
+                & self.slot_free[i].val()
+                & !self.free_seen.val()
+                & !self.rst.val();
+            self.free_seen.next = self.free_seen.val() | self.slot_free[i].val();
         }
-        if self.ar_lock.q.val() {
-            self.ar_found.next = true;
-            self.ar_grant.next = self.ar_lock_id.q.val();
-        }
-        self.ar_frame.next = 0.into();
-        self.ar_index.next = 0.into();
-        for i in 0..SLOTS {
-            if self.ar_grant.val().index() == i {
-                self.ar_frame.next = self.frame[i].q.val();
-                self.ar_index.next = self.pte_index[i].q.val();
-            }
-        }
-        self.m_axi_arvalid.next = self.ar_found.val();
-        self.m_axi_arid.next = bit_cast::<4, 3>(self.ar_grant.val());
-        // {frame, index, 3'b000}: the table is 4 KiB aligned, so no adder.
-        self.m_axi_araddr.next = (bit_cast::<64, 52>(self.ar_frame.val()) << 12)
-            | (bit_cast::<64, 9>(self.ar_index.val()) << 3);
-        self.m_axi_arlen.next = 0.into();
-        self.m_axi_arsize.next = 3.into();
-        self.m_axi_arburst.next = 1.into();
-        self.ar_fire.next = self.ar_found.val() & self.m_axi_arready.val();
-        self.ar_lock.d.next = self.ar_found.val() & !self.m_axi_arready.val();
-        self.ar_lock_id.d.next = self.ar_grant.val();
-        self.ar_next_rr.next = self.ar_grant.val() + 1;
-        if self.ar_fire.val() {
-            self.ar_rr.d.next = self.ar_next_rr.val();
+        self.req_ready.next = (self.match_found.val() | self.free_found.val()) & !self.rst.val();
+        self.req_coalesced.next = self.match_found.val();
+        self.req_id.next = self.free_id.val();
+        if self.match_found.val() {
+            self.req_id.next = self.match_id.val();
         }
 
-        // ---- R channel: always ready; a beat belongs to the slot its ID names.
+        // ---- R channel: always ready; a beat belongs to the slot its ID
+        // names. The beat's slot fields are picked by one-hot OR muxes.
         self.m_axi_rready.next = true;
+        self.r_any.next = false;
+        self.r_orphan.next = false;
+        self.r_level.next = 0.into();
+        self.r_next_index.next = 0.into();
         for i in 0..SLOTS {
             self.r_hit[i].next = self.m_axi_rvalid.val()
                 & (self.m_axi_rid.val().index() == i)
                 & (self.state[i].q.val() == SlotState::Wait);
+            // The index one level down (level 0 never descends).
+            self.next_index[i].next = self.off[i].q.val().get_bits::<9>(30);
+            if self.level[i].q.val() == 1 {
+                self.next_index[i].next = self.off[i].q.val().get_bits::<9>(12);
+            }
+            if self.level[i].q.val() == 2 {
+                self.next_index[i].next = self.off[i].q.val().get_bits::<9>(21);
+            }
+            if self.r_hit[i].val() {
+                self.r_any.next = true;
+                self.r_orphan.next = self.r_orphan.val() | self.orphan[i].q.val();
+                self.r_level.next = self.r_level.val() | self.level[i].q.val();
+                self.r_next_index.next = self.r_next_index.val() | self.next_index[i].val();
+            }
         }
         self.pte_frame.next = bit_cast::<52, 40>(self.m_axi_rdata.val().get_bits::<40>(12));
+        // A table entry above level 0 without H: the walk goes one level down.
+        self.r_descend.next = self.r_any.val()
+            & !self.r_orphan.val()
+            & !self.m_axi_rresp.val().get_bit(1)
+            & self.m_axi_rdata.val().get_bit(0)
+            & !self.m_axi_rdata.val().get_bit(7)
+            & (self.r_level.val() != 0);
 
-        // ---- Completion stream: round robin over Done slots, locked while
-        // waiting for done_ready (stream rule: payload stable).
+        // The beat ends its (live) walk: a leaf, a fault or an error.
+        self.r_finish.next = self.r_any.val() & !self.r_orphan.val() & !self.r_descend.val();
+
+        // ---- AR channel: registered outputs. When the register is empty
+        // or its AR is accepted on this edge, it loads the next PTE address
+        // of a waiting slot (round robin over Issue slots and Alloc slots
+        // whose request did not coalesce), or else straight from this
+        // edge's R beat when that beat sends its walk one level down; so a
+        // descent costs no extra clock while the channel is free. A loaded
+        // slot is in Wait from then on. The register holds until
+        // m_axi_arready, also across rst (AXI forbids withdrawing it).
+        for i in 0..SLOTS {
+            self.ar_cand[i].next = (self.state[i].q.val() == SlotState::Issue)
+                | ((self.state[i].q.val() == SlotState::Alloc)
+                    & !self.cancelled[i].val()
+                    & !self.unreachable[i].q.val());
+        }
+        // Round robin as one-hot grants: `ar_mask` marks the slots after
+        // the last grant; the first candidate there wins, else the first
+        // candidate overall. No encode/decode between the grant and the mux.
+        self.seen_masked.next = false;
+        self.ar_found.next = false;
+        for i in 0..SLOTS {
+            self.gnt_masked[i].next =
+                self.ar_cand[i].val() & self.ar_mask[i].q.val() & !self.seen_masked.val();
+            self.gnt_first[i].next = self.ar_cand[i].val() & !self.ar_found.val();
+            self.seen_masked.next =
+                self.seen_masked.val() | (self.ar_cand[i].val() & self.ar_mask[i].q.val());
+            self.ar_found.next = self.ar_found.val() | self.ar_cand[i].val();
+        }
+        self.ar_grant.next = 0.into();
+        self.ar_frame.next = 0.into();
+        self.ar_index.next = 0.into();
+        for i in 0..SLOTS {
+            self.ar_gnt[i].next = self.gnt_first[i].val();
+            if self.seen_masked.val() {
+                self.ar_gnt[i].next = self.gnt_masked[i].val();
+            }
+            // OR of one-hot terms, not a priority chain: synthesis builds
+            // a balanced AND-OR mux.
+            if self.ar_gnt[i].val() {
+                self.ar_grant.next = self.ar_grant.val() | i.to_bits();
+                self.ar_frame.next = self.ar_frame.val() | self.frame[i].q.val();
+                self.ar_index.next = self.ar_index.val() | self.pte_index[i].q.val();
+            }
+        }
+        self.m_axi_arvalid.next = self.ar_valid.q.val();
+        self.m_axi_arid.next = bit_cast::<4, 3>(self.ar_id.q.val());
+        self.m_axi_araddr.next = self.ar_addr.q.val();
+        self.m_axi_arlen.next = 0.into();
+        self.m_axi_arsize.next = 3.into();
+        self.m_axi_arburst.next = 1.into();
+        self.ar_load_ok.next = !self.ar_valid.q.val() | self.m_axi_arready.val();
+        self.ar_take.next = self.ar_load_ok.val() & self.ar_found.val() & !self.rst.val();
+        self.ar_direct.next =
+            self.ar_load_ok.val() & !self.ar_found.val() & self.r_descend.val() & !self.rst.val();
+        if self.rst.val() {
+            self.ar_valid.d.next = self.ar_valid.q.val() & !self.m_axi_arready.val();
+        } else if self.ar_load_ok.val() {
+            self.ar_valid.d.next = self.ar_take.val() | self.ar_direct.val();
+            // {frame, index, 3'b000}: the table is 4 KiB aligned, so no adder.
+            if self.ar_found.val() {
+                self.ar_id.d.next = self.ar_grant.val();
+                self.ar_addr.d.next = (bit_cast::<64, 52>(self.ar_frame.val()) << 12)
+                    | (bit_cast::<64, 9>(self.ar_index.val()) << 3);
+            } else {
+                self.ar_id.d.next = self.m_axi_rid.val().get_bits::<3>(0);
+                self.ar_addr.d.next = (bit_cast::<64, 52>(self.pte_frame.val()) << 12)
+                    | (bit_cast::<64, 9>(self.r_next_index.val()) << 3);
+            }
+        }
+        self.gnt_below.next = false;
+        for i in 0..SLOTS {
+            if self.ar_take.val() {
+                self.ar_mask[i].d.next = self.gnt_below.val();
+            }
+            self.gnt_below.next = self.gnt_below.val() | self.ar_gnt[i].val();
+        }
+
+        // ---- Completion stream. The slot presented is a register
+        // (`done_cur`), chosen one clock ahead, so the completion outputs
+        // are a short mux from registers: a round robin over the Done
+        // slots not presented, else the slot whose walk the R beat of this
+        // edge finishes. It is held while waiting for done_ready (stream
+        // rule: payload stable).
         self.done_found.next = false;
         self.done_sel.next = 0.into();
         for i in 0..SLOTS {
-            if (self.state[i].q.val() == SlotState::Done)
+            self.done_cand[i].next = (self.state[i].q.val() == SlotState::Done)
+                & !(self.done_present.q.val() & (self.done_cur.q.val().index() == i));
+        }
+        for i in 0..SLOTS {
+            if self.done_cand[i].val()
                 & (self.done_rr.q.val().index() <= i)
                 & !self.done_found.val()
             {
@@ -508,17 +675,13 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
             }
         }
         for i in 0..SLOTS {
-            if (self.state[i].q.val() == SlotState::Done) & !self.done_found.val() {
+            if self.done_cand[i].val() & !self.done_found.val() {
                 self.done_found.next = true;
                 self.done_sel.next = i.to_bits();
             }
         }
-        if self.done_lock.q.val() {
-            self.done_found.next = true;
-            self.done_sel.next = self.done_lock_id.q.val();
-        }
-        self.done_valid.next = self.done_found.val() & !self.rst.val();
-        self.done_id.next = self.done_sel.val();
+        self.done_valid.next = self.done_present.q.val() & !self.rst.val();
+        self.done_id.next = self.done_cur.q.val();
         self.done_status.next = 0.into();
         self.done_mr.next = 0.into();
         self.done_off.next = 0.into();
@@ -527,20 +690,30 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
         self.done_writable.next = false;
         self.done_stale.next = false;
         for i in 0..SLOTS {
-            if self.done_sel.val().index() == i {
-                self.done_status.next = self.status[i].q.val();
-                self.done_mr.next = self.mr[i].q.val();
-                self.done_off.next = self.off[i].q.val();
-                self.done_ppn.next = self.frame[i].q.val();
-                self.done_size.next = self.level[i].q.val();
-                self.done_writable.next = self.writable[i].q.val();
-                self.done_stale.next = self.stale[i].q.val();
+            // OR of one-hot terms (see the AR mux).
+            if self.done_cur.q.val().index() == i {
+                self.done_status.next = self.done_status.val() | self.status[i].q.val();
+                self.done_mr.next = self.done_mr.val() | self.mr[i].q.val();
+                self.done_off.next = self.done_off.val() | self.off[i].q.val();
+                self.done_ppn.next = self.done_ppn.val() | self.frame[i].q.val();
+                self.done_size.next = self.done_size.val() | self.level[i].q.val();
+                self.done_writable.next = self.done_writable.val() | self.writable[i].q.val();
+                self.done_stale.next = self.done_stale.val() | self.stale[i].q.val();
             }
         }
         self.done_fire.next = self.done_valid.val() & self.done_ready.val();
-        self.done_lock.d.next = self.done_valid.val() & !self.done_ready.val();
-        self.done_lock_id.d.next = self.done_sel.val();
-        self.done_next_rr.next = self.done_sel.val() + 1;
+        if self.rst.val() {
+            self.done_present.d.next = false;
+        } else if !self.done_present.q.val() | self.done_ready.val() {
+            // A waiting Done slot first; else the walk this edge's R beat
+            // finishes, presented on the next clock without a Done clock.
+            self.done_present.d.next = self.done_found.val() | self.r_finish.val();
+            self.done_cur.d.next = self.m_axi_rid.val().get_bits::<3>(0);
+            if self.done_found.val() {
+                self.done_cur.d.next = self.done_sel.val();
+            }
+        }
+        self.done_next_rr.next = self.done_cur.q.val() + 1;
         if self.done_fire.val() {
             self.done_rr.d.next = self.done_next_rr.val();
         }
@@ -554,75 +727,70 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
                 self.state[i].d.next = SlotState::Free;
                 self.orphan[i].d.next = false;
                 self.stale[i].d.next = false;
-                if self.r_hit[i].val() {
-                    // Its read ends on this edge: free now.
-                } else if self.state[i].q.val() == SlotState::Wait {
+                // A slot in Wait has its AR accepted or held in the AR
+                // register: its R beat will come.
+                if (self.state[i].q.val() == SlotState::Wait) & !self.r_hit[i].val() {
                     self.state[i].d.next = SlotState::Wait;
                     self.orphan[i].d.next = true;
-                } else if (self.state[i].q.val() == SlotState::Issue)
-                    & self.ar_found.val()
-                    & (self.ar_grant.val().index() == i)
-                {
-                    self.orphan[i].d.next = true;
-                    self.state[i].d.next = SlotState::Issue;
-                    if self.m_axi_arready.val() {
-                        self.state[i].d.next = SlotState::Wait;
-                    }
                 }
             } else {
                 if self.flush.val() {
                     self.stale[i].d.next = true;
                 }
+                if self.slot_free[i].val() {
+                    // A free slot's registers are don't-care, so it loads
+                    // the request payload every clock.
+                    self.state[i].d.next = SlotState::Free;
+                    self.mr[i].d.next = self.req_mr.val();
+                    self.off[i].d.next = self.req_off.val();
+                    self.stale[i].d.next = self.flush.val();
+                    self.orphan[i].d.next = false;
+                    self.writable[i].d.next = false;
+                    self.pte_index[i].d.next = self.req_index.val();
+                    self.status[i].d.next = 0.into(); // OK
+                    self.level[i].d.next = self.req_levels_m1.val();
+                    self.frame[i].d.next = self.req_root.val();
+                    self.unreachable[i].d.next = self.req_out_of_reach.val();
+                    // Speculative: `cancel` undoes it if the request coalesced.
+                    if self.req_valid.val() & (self.free_id.val().index() == i) {
+                        self.state[i].d.next = SlotState::Alloc;
+                    }
+                }
                 match self.state[i].q.val() {
-                    SlotState::Free => {
-                        if self.req_fire.val()
-                            & !self.match_found.val()
-                            & (self.free_id.val().index() == i)
-                        {
-                            self.mr[i].d.next = self.req_mr.val();
-                            self.off[i].d.next = self.req_off.val();
-                            self.stale[i].d.next = self.flush.val();
-                            self.orphan[i].d.next = false;
-                            self.writable[i].d.next = false;
-                            if self.req_out_of_reach.val() {
+                    SlotState::Free => {}
+                    SlotState::Alloc => {
+                        // The request did not coalesce: start walking, or
+                        // complete FATAL for an off
+                        // beyond reach.
+                        if !self.cancelled[i].val() {
+                            self.state[i].d.next = SlotState::Issue;
+                            if self.unreachable[i].q.val() {
                                 self.state[i].d.next = SlotState::Done;
                                 self.status[i].d.next = 2.into(); // FATAL
                                 self.level[i].d.next = 0.into();
                                 self.frame[i].d.next = 0.into();
-                            } else {
-                                self.state[i].d.next = SlotState::Issue;
-                                self.status[i].d.next = 0.into(); // OK
-                                self.level[i].d.next = self.req_levels_m1.val();
-                                self.frame[i].d.next = self.req_root.val();
-                                self.pte_index[i].d.next = self.req_index.val();
+                            }
+                            if self.ar_take.val() & self.ar_gnt[i].val() {
+                                self.state[i].d.next = SlotState::Wait;
                             }
                         }
                     }
                     SlotState::Issue => {
-                        if self.ar_fire.val() & (self.ar_grant.val().index() == i) {
+                        if self.ar_take.val() & self.ar_gnt[i].val() {
                             self.state[i].d.next = SlotState::Wait;
                         }
                     }
                     SlotState::Wait => {
                         if self.r_hit[i].val() {
-                            // Default: a non-leaf entry; descend one level.
+                            // Default: a non-leaf entry; descend one level,
+                            // straight into the AR register when it is free.
                             self.state[i].d.next = SlotState::Issue;
+                            if self.ar_direct.val() {
+                                self.state[i].d.next = SlotState::Wait;
+                            }
                             self.frame[i].d.next = self.pte_frame.val();
                             self.level[i].d.next = self.level[i].q.val() - 1;
-                            match self.level[i].q.val().index() {
-                                1 => {
-                                    self.pte_index[i].d.next =
-                                        self.off[i].q.val().get_bits::<9>(12);
-                                }
-                                2 => {
-                                    self.pte_index[i].d.next =
-                                        self.off[i].q.val().get_bits::<9>(21);
-                                }
-                                _ => {
-                                    self.pte_index[i].d.next =
-                                        self.off[i].q.val().get_bits::<9>(30);
-                                }
-                            }
+                            self.pte_index[i].d.next = self.next_index[i].val();
                             if self.orphan[i].q.val() {
                                 // Cancelled by rst: drop the beat.
                                 self.state[i].d.next = SlotState::Free;
@@ -660,7 +828,7 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
                         }
                     }
                     SlotState::Done => {
-                        if self.done_fire.val() & (self.done_sel.val().index() == i) {
+                        if self.done_fire.val() & (self.done_cur.q.val().index() == i) {
                             self.state[i].d.next = SlotState::Free;
                         }
                     }

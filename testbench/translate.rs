@@ -702,7 +702,10 @@ fn translator_verilog_passes_yosys_and_verilator_lint_small_and_full() {
 /// reference model too.
 fn answers(w: &mut World, reqs: &[Req]) -> Vec<Vec<(u8, u64, u64, bool)>> {
     let mut be = VerilatedBackend {
-        m: Verilated::new(&verilog_of(Small::new(QPS as usize), "translator_small"), "translator_small"),
+        m: Verilated::new(
+            &verilog_of(Small::new(QPS as usize), "translator_small"),
+            "translator_small",
+        ),
         clk: 0,
     };
     be.clk = be.m.port("clock");
@@ -710,17 +713,35 @@ fn answers(w: &mut World, reqs: &[Req]) -> Vec<Vec<(u8, u64, u64, bool)>> {
     let mut step = |w: &mut World, i: &mut Inputs| -> Outputs {
         i.axi = w.mem.outputs();
         let o = be.settle(i);
-        w.mem.edge(&MasterOut { ar: o.ar, rready: o.rready, aw: None, w: None, bready: true });
+        w.mem.edge(&MasterOut {
+            ar: o.ar,
+            rready: o.rready,
+            aw: None,
+            w: None,
+            bready: true,
+        });
         be.tick();
         clock += 1;
         o
     };
     for _ in 0..2 {
-        step(w, &mut Inputs { rst: true, ..Inputs::default() });
+        step(
+            w,
+            &mut Inputs {
+                rst: true,
+                ..Inputs::default()
+            },
+        );
     }
     while !step(w, &mut Inputs::default()).ready {}
     for (k, e) in w.mrs.clone().iter().enumerate() {
-        step(w, &mut Inputs { mr_wr: Some((k as u32, *e)), ..Inputs::default() });
+        step(
+            w,
+            &mut Inputs {
+                mr_wr: Some((k as u32, *e)),
+                ..Inputs::default()
+            },
+        );
     }
     let mut out = Vec::new();
     for r in reqs {
@@ -728,7 +749,11 @@ fn answers(w: &mut World, reqs: &[Req]) -> Vec<Vec<(u8, u64, u64, bool)>> {
         let mut sent = false;
         let mut beats = Vec::new();
         for _ in 0..20_000 {
-            let mut i = Inputs { xreq: (!sent).then_some((7, *r)), xrsp_ready: true, ..Inputs::default() };
+            let mut i = Inputs {
+                xreq: (!sent).then_some((7, *r)),
+                xrsp_ready: true,
+                ..Inputs::default()
+            };
             let o = step(w, &mut i);
             sent |= o.xreq_ready;
             if o.xrsp_valid {
@@ -742,7 +767,11 @@ fn answers(w: &mut World, reqs: &[Req]) -> Vec<Vec<(u8, u64, u64, bool)>> {
         }
         let got = Answer {
             status: beats.last().expect("no answer").0,
-            beats: if beats[0].0 == OK { beats.iter().map(|b| (b.1, b.2)).collect() } else { Vec::new() },
+            beats: if beats[0].0 == OK {
+                beats.iter().map(|b| (b.1, b.2)).collect()
+            } else {
+                Vec::new()
+            },
         };
         assert_eq!(got, expect, "{r:x?}");
         out.push(beats);
@@ -750,7 +779,10 @@ fn answers(w: &mut World, reqs: &[Req]) -> Vec<Vec<(u8, u64, u64, bool)>> {
     out
 }
 
-fn world_with(mrs: Vec<(MrEntry, Vec<(u64, PageSize, u64, bool)>)>) -> World {
+/// A mapping: `(off, size, frame, writable)`.
+type Map = (u64, PageSize, u64, bool);
+
+fn world_with(mrs: Vec<(MrEntry, Vec<Map>)>) -> World {
     let mut mem = HostMemory::new(MemConfig::random(1, 40, 7));
     let mut tables = PageTableBuilder::new(0x1000, 0x10_0000);
     let mut entries = Vec::new();
@@ -763,17 +795,45 @@ fn world_with(mrs: Vec<(MrEntry, Vec<(u64, PageSize, u64, bool)>)>) -> World {
         entries.push(e);
     }
     while entries.len() < 8 {
-        entries.push(MrEntry { state: STATE_INVALID, ..entries[0] });
+        entries.push(MrEntry {
+            state: STATE_INVALID,
+            ..entries[0]
+        });
     }
-    World { mrs: entries, idx_bits: 3, mem }
+    World {
+        mrs: entries,
+        idx_bits: 3,
+        mem,
+    }
+}
+
+/// Physical address `offset` bytes into frame `frame`.
+fn pa(frame: u64, offset: u64) -> u64 {
+    (frame << 12) + offset
 }
 
 fn mr(base_va: u64, length: u64, levels: u8) -> MrEntry {
-    MrEntry { tag: 0x33, pd: 1, base_va, length, access: 7, root: 0, levels_m1: levels - 1, state: STATE_VALID }
+    MrEntry {
+        tag: 0x33,
+        pd: 1,
+        base_va,
+        length,
+        access: 7,
+        root: 0,
+        levels_m1: levels - 1,
+        state: STATE_VALID,
+    }
 }
 
 fn local_read(mr: u32, va: u64, len: u16) -> Req {
-    Req { op: 2, qpn: 1, pd: 1, key: (mr << 8) | 0x33, va, len }
+    Req {
+        op: 2,
+        qpn: 1,
+        pd: 1,
+        key: (mr << 8) | 0x33,
+        va,
+        len,
+    }
 }
 
 #[test]
@@ -790,7 +850,13 @@ fn translation_splits_at_page_boundaries_of_every_size_and_not_inside_huge_pages
                 (0x40_0000, Size2M, 0x2_0200, true),
             ],
         ),
-        (mr(b1, 0x8000_0000, 3), vec![(0, Size1G, 0x40_0000, true), (1 << 30, Size1G, 0x80_0000, true)]),
+        (
+            mr(b1, 0x8000_0000, 3),
+            vec![
+                (0, Size1G, 0x40_0000, true),
+                (1 << 30, Size1G, 0x80_0000, true),
+            ],
+        ),
     ]);
     let base4k = b0 & !0xFFF;
     let reqs = [
@@ -804,10 +870,28 @@ fn translation_splits_at_page_boundaries_of_every_size_and_not_inside_huge_pages
         local_read(1, b1 + 0x3FFF_FFC0, 128),
     ];
     let a = answers(&mut w, &reqs);
-    assert_eq!(a[0], vec![(OK, 0x1_0000_F00, 256, false), (OK, 0x2_0000_000, 256, true)]);
-    assert_eq!(a[1], vec![(OK, 0x2_01FF_F80, 128, false), (OK, 0x2_0200_000, 128, true)]);
-    assert_eq!(a[2], vec![(OK, 0x2_0000_F00, 4096, true)]);
-    assert_eq!(a[3], vec![(OK, 0x4_0000_0000 + 0x3FFF_FFC0, 64, false), (OK, 0x8_0000_0000, 64, true)]);
+    assert_eq!(
+        a[0],
+        vec![
+            (OK, pa(0x1_0000, 0xF00), 256, false),
+            (OK, pa(0x2_0000, 0), 256, true)
+        ]
+    );
+    assert_eq!(
+        a[1],
+        vec![
+            (OK, pa(0x2_0000, 0x1F_FF80), 128, false),
+            (OK, pa(0x2_0200, 0), 128, true)
+        ]
+    );
+    assert_eq!(a[2], vec![(OK, pa(0x2_0000, 0xF00), 4096, true)]);
+    assert_eq!(
+        a[3],
+        vec![
+            (OK, pa(0x40_0000, 0x3FFF_FFC0), 64, false),
+            (OK, pa(0x80_0000, 0), 64, true)
+        ]
+    );
 }
 
 #[test]
@@ -815,8 +899,14 @@ fn translation_works_for_an_mr_at_va_zero_and_at_the_top_of_the_va_space() {
     use PageSize::*;
     let top = 0u64.wrapping_sub(0x2000);
     let mut w = world_with(vec![
-        (mr(0, 0x2000, 1), vec![(0, Size4K, 0x111, true), (0x1000, Size4K, 0x222, true)]),
-        (mr(top, 0x2000, 1), vec![(0, Size4K, 0x333, true), (0x1000, Size4K, 0x444, false)]),
+        (
+            mr(0, 0x2000, 1),
+            vec![(0, Size4K, 0x111, true), (0x1000, Size4K, 0x222, true)],
+        ),
+        (
+            mr(top, 0x2000, 1),
+            vec![(0, Size4K, 0x333, true), (0x1000, Size4K, 0x444, false)],
+        ),
     ]);
     let reqs = [
         local_read(0, 0, 16),
@@ -826,15 +916,33 @@ fn translation_works_for_an_mr_at_va_zero_and_at_the_top_of_the_va_space() {
         // One byte past the top of the space is out of bounds.
         local_read(1, u64::MAX - 15, 17),
         // A remote write to the read-only last page: RNR (page fault).
-        Req { op: 0, ..local_read(1, u64::MAX - 15, 16) },
+        Req {
+            op: 0,
+            ..local_read(1, u64::MAX - 15, 16)
+        },
         // A local write to it: STALL.
-        Req { op: 3, ..local_read(1, u64::MAX - 15, 16) },
+        Req {
+            op: 3,
+            ..local_read(1, u64::MAX - 15, 16)
+        },
     ];
     let a = answers(&mut w, &reqs);
-    assert_eq!(a[0], vec![(OK, 0x111_000, 16, true)]);
-    assert_eq!(a[1], vec![(OK, 0x111_FF0, 16, false), (OK, 0x222_000, 16, true)]);
-    assert_eq!(a[2], vec![(OK, 0x444_FF0, 16, true)]);
-    assert_eq!(a[3], vec![(OK, 0x333_FF0, 16, false), (OK, 0x444_000, 16, true)]);
+    assert_eq!(a[0], vec![(OK, pa(0x111, 0), 16, true)]);
+    assert_eq!(
+        a[1],
+        vec![
+            (OK, pa(0x111, 0xFF0), 16, false),
+            (OK, pa(0x222, 0), 16, true)
+        ]
+    );
+    assert_eq!(a[2], vec![(OK, pa(0x444, 0xFF0), 16, true)]);
+    assert_eq!(
+        a[3],
+        vec![
+            (OK, pa(0x333, 0xFF0), 16, false),
+            (OK, pa(0x444, 0), 16, true)
+        ]
+    );
     assert_eq!(a[4][0].0, ACCESS_ERR);
     assert_eq!(a[5][0].0, RNR);
     assert_eq!(a[6][0].0, STALL);

@@ -11,7 +11,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use odp_mmu::Params;
 
 #[derive(Parser)]
@@ -68,12 +68,34 @@ impl ParamArgs {
     }
 }
 
+/// Which design the flow commands build.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Design {
+    /// The top level `odp_mmu`
+    OdpMmu,
+    /// The translation path alone (`translator`, SPEC section 6 sizes; only
+    /// `--qps` applies)
+    Translator,
+}
+
+impl Design {
+    fn top(self) -> &'static str {
+        match self {
+            Design::OdpMmu => "odp_mmu",
+            Design::Translator => "translator",
+        }
+    }
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Write the core's Verilog (top module `odp_mmu`)
     Verilog {
         #[command(flatten)]
         params: ParamArgs,
+        /// Design to generate
+        #[arg(long, value_enum, default_value_t = Design::OdpMmu)]
+        design: Design,
         /// Output file
         #[arg(long, default_value = "build/odp_mmu.v")]
         out: PathBuf,
@@ -82,11 +104,17 @@ enum Command {
     Synth {
         #[command(flatten)]
         params: ParamArgs,
+        /// Design to synthesize
+        #[arg(long, value_enum, default_value_t = Design::OdpMmu)]
+        design: Design,
     },
     /// Place and route on ECP5 LFE5U-85F (speed 8) and print Fmax; writes a bitstream
     Pnr {
         #[command(flatten)]
         params: ParamArgs,
+        /// Design to place and route
+        #[arg(long, value_enum, default_value_t = Design::OdpMmu)]
+        design: Design,
         /// nextpnr placement seed (Fmax varies by about 10% between seeds)
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -99,9 +127,12 @@ enum Command {
     },
 }
 
-fn write_verilog(params: &ParamArgs, out: &PathBuf) -> Result<PathBuf, String> {
+fn write_verilog(params: &ParamArgs, design: Design, out: &PathBuf) -> Result<PathBuf, String> {
     let params = params.params()?;
-    let verilog = odp_mmu::top::generate_verilog(&params);
+    let verilog = match design {
+        Design::OdpMmu => odp_mmu::top::generate_verilog(&params),
+        Design::Translator => odp_mmu::translate::generate_verilog(params.qps),
+    };
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
@@ -111,13 +142,18 @@ fn write_verilog(params: &ParamArgs, out: &PathBuf) -> Result<PathBuf, String> {
 
 fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
-        Command::Verilog { params, out } => {
-            let path = write_verilog(&params, &out)?;
+        Command::Verilog {
+            params,
+            design,
+            out,
+        } => {
+            let path = write_verilog(&params, design, &out)?;
             println!("wrote {}", path.display());
         }
-        Command::Synth { params } => {
-            let path = write_verilog(&params, &PathBuf::from("build/odp_mmu.v"))?;
-            let reports = odp_mmu::flow::synth(&path, "odp_mmu")?;
+        Command::Synth { params, design } => {
+            let out = PathBuf::from(format!("build/{}.v", design.top()));
+            let path = write_verilog(&params, design, &out)?;
+            let reports = odp_mmu::flow::synth(&path, design.top())?;
             println!(
                 "{:<6} {:>8} {:>8} {:>6} {:>5}",
                 "target", "LUT", "FF", "BRAM", "DSP"
@@ -130,9 +166,19 @@ fn run(cli: Cli) -> Result<(), String> {
             }
             println!("logs and full statistics in build/synth/");
         }
-        Command::Pnr { params, seed } => {
-            let path = write_verilog(&params, &PathBuf::from("build/odp_mmu.v"))?;
-            let r = odp_mmu::flow::pnr(&path, "odp_mmu", "clk", seed)?;
+        Command::Pnr {
+            params,
+            design,
+            seed,
+        } => {
+            let out = PathBuf::from(format!("build/{}.v", design.top()));
+            let path = write_verilog(&params, design, &out)?;
+            let clock = if design == Design::OdpMmu {
+                "clk"
+            } else {
+                "clock"
+            };
+            let r = odp_mmu::flow::pnr(&path, design.top(), clock, seed)?;
             println!(
                 "Fmax {:.1} MHz (target {:.1} MHz, seed {}) on LFE5U-85F-8 CABGA381",
                 r.fmax_mhz, r.target_mhz, r.seed

@@ -1098,3 +1098,14 @@ impl<
         }
     }
 }
+
+/// The translation path on the SPEC section 6 parameters.
+pub type DefaultTranslator = Translator<8, 8, 32, 64, 6, 7, 8>;
+
+/// Generates the Verilog of [`DefaultTranslator`] for `qps` queue pairs,
+/// top module `translator`.
+pub fn generate_verilog(qps: usize) -> String {
+    let mut uut = DefaultTranslator::new(qps);
+    uut.connect_all();
+    crate::verilog::generate(&uut, "translator")
+}

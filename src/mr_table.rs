@@ -184,20 +184,14 @@ pub struct MrTable<const IDX_BITS: usize> {
     /// Lookup: 0 REMOTE_WRITE, 1 REMOTE_READ, 2 LOCAL_READ, 3 LOCAL_WRITE.
     pub lk_op: Signal<In, Bits<2>>,
 
-    /// Offset stage: a lookup presented one clock ago.
-    pub off_valid: Signal<Out, Bit>,
-    /// Offset stage: `va - (base_va & !0xFFF)`, wrapping 64-bit.
-    pub off: Signal<Out, Bits<64>>,
-    /// Offset stage: entry index (`key[8 + IDX_BITS - 1 : 8]`).
-    pub off_mr: Signal<Out, Bits<IDX_BITS>>,
-
     /// Result stage: a lookup presented two clocks ago.
     pub res_valid: Signal<Out, Bit>,
     /// Result stage: 0 OK, 1 SUSPENDED, 4 ACCESS_ERR.
     pub res_status: Signal<Out, Bits<3>>,
     /// Result stage: entry index.
     pub res_mr: Signal<Out, Bits<IDX_BITS>>,
-    /// Result stage: the offset `off` gave one clock earlier.
+    /// Result stage: `va - (base_va & !0xFFF)`, wrapping 64-bit: the offset
+    /// the MR's page tables are indexed with (SPEC section 3).
     pub res_off: Signal<Out, Bits<64>>,
     /// Result stage: root table physical address bits 63:12.
     pub res_root: Signal<Out, Bits<52>>,
@@ -232,35 +226,33 @@ pub struct MrTable<const IDX_BITS: usize> {
     w_state: Signal<Local, Bits<2>>,
     w_sum: Signal<Local, Bits<65>>,
     w_end: Signal<Local, Bits<65>>,
-    // --- stage 1: LUT-RAM read, offset, request checks ---
+    // --- stage 1: LUT-RAM read into registers, request-only sums ---
     lk_idx: Signal<Local, Bits<IDX_BITS>>,
-    m_tag: Signal<Local, Bits<8>>,
-    m_pd: Signal<Local, Bits<16>>,
-    m_access: Signal<Local, Bits<3>>,
-    m_base_lo: Signal<Local, Bits<12>>,
     m_end: Signal<Local, Bits<65>>,
-    off_hi: Signal<Local, Bits<53>>,
     va_end: Signal<Local, Bits<65>>,
     cross_sum: Signal<Local, Bits<14>>,
-    acc_ok: Signal<Local, Bit>,
     valid_s1: DFF<Bit>,
     idx_s1: DFF<Bits<IDX_BITS>>,
-    off_s1: DFF<Bits<64>>,
-    below_page_s1: DFF<Bit>,
-    lo_in_page_s1: DFF<Bit>,
+    va_s1: DFF<Bits<64>>,
     va_end_s1: DFF<Bits<65>>,
-    end_s1: DFF<Bits<65>>,
+    tag_s1: DFF<Bits<8>>,
+    pd_s1: DFF<Bits<16>>,
+    op_s1: DFF<Bits<2>>,
     key_ok_s1: DFF<Bit>,
     len_ok_s1: DFF<Bit>,
-    tag_ok_s1: DFF<Bit>,
-    pd_ok_s1: DFF<Bit>,
-    acc_ok_s1: DFF<Bit>,
     cross_s1: DFF<Bit>,
-    state_s1: DFF<Bits<2>>,
-    // --- stage 2: bounds and the verdict ---
+    m_base_page_s1: DFF<Bits<52>>,
+    m_chk_s1: DFF<Bits<40>>,
+    m_end_s1: DFF<Bits<65>>,
+    m_state_s1: DFF<Bits<2>>,
+    // --- stage 2: every check, from registers, and the verdict ---
+    m_base: Signal<Local, Bits<64>>,
+    off_hi: Signal<Local, Bits<52>>,
     lo_ok: Signal<Local, Bit>,
     hi_ok: Signal<Local, Bit>,
+    acc_ok: Signal<Local, Bit>,
     live: Signal<Local, Bit>,
+    pre_ok: Signal<Local, Bit>,
     all_ok: Signal<Local, Bit>,
     valid_s2: DFF<Bit>,
     status_s2: DFF<Bits<3>>,
@@ -307,9 +299,6 @@ impl<const IDX_BITS: usize> MrTable<IDX_BITS> {
             lk_va: Default::default(),
             lk_len: Default::default(),
             lk_op: Default::default(),
-            off_valid: Default::default(),
-            off: Default::default(),
-            off_mr: Default::default(),
             res_valid: Default::default(),
             res_status: Default::default(),
             res_mr: Default::default(),
@@ -333,32 +322,30 @@ impl<const IDX_BITS: usize> MrTable<IDX_BITS> {
             w_sum: Default::default(),
             w_end: Default::default(),
             lk_idx: Default::default(),
-            m_tag: Default::default(),
-            m_pd: Default::default(),
-            m_access: Default::default(),
-            m_base_lo: Default::default(),
             m_end: Default::default(),
-            off_hi: Default::default(),
             va_end: Default::default(),
             cross_sum: Default::default(),
-            acc_ok: Default::default(),
             valid_s1: Default::default(),
             idx_s1: Default::default(),
-            off_s1: Default::default(),
-            below_page_s1: Default::default(),
-            lo_in_page_s1: Default::default(),
+            va_s1: Default::default(),
             va_end_s1: Default::default(),
-            end_s1: Default::default(),
+            tag_s1: Default::default(),
+            pd_s1: Default::default(),
+            op_s1: Default::default(),
             key_ok_s1: Default::default(),
             len_ok_s1: Default::default(),
-            tag_ok_s1: Default::default(),
-            pd_ok_s1: Default::default(),
-            acc_ok_s1: Default::default(),
             cross_s1: Default::default(),
-            state_s1: Default::default(),
+            m_base_page_s1: Default::default(),
+            m_chk_s1: Default::default(),
+            m_end_s1: Default::default(),
+            m_state_s1: Default::default(),
+            m_base: Default::default(),
+            off_hi: Default::default(),
             lo_ok: Default::default(),
             hi_ok: Default::default(),
+            acc_ok: Default::default(),
             live: Default::default(),
+            pre_ok: Default::default(),
             all_ok: Default::default(),
             valid_s2: Default::default(),
             status_s2: Default::default(),
@@ -387,18 +374,18 @@ impl<const IDX_BITS: usize> Logic for MrTable<IDX_BITS> {
             sweep,
             valid_s1,
             idx_s1,
-            off_s1,
-            below_page_s1,
-            lo_in_page_s1,
+            va_s1,
             va_end_s1,
-            end_s1,
+            tag_s1,
+            pd_s1,
+            op_s1,
             key_ok_s1,
             len_ok_s1,
-            tag_ok_s1,
-            pd_ok_s1,
-            acc_ok_s1,
             cross_s1,
-            state_s1,
+            m_base_page_s1,
+            m_chk_s1,
+            m_end_s1,
+            m_state_s1,
             valid_s2,
             status_s2,
             idx_s2,
@@ -479,91 +466,85 @@ impl<const IDX_BITS: usize> Logic for MrTable<IDX_BITS> {
         self.state.s_address.next = self.st_index.val();
         self.state.s_data.next = self.st_state.val();
 
-        // ---- Stage 1 (request clock c0 -> edge 1). After the LUT-RAM read:
-        // va[63:12] - base_page (52-bit chain), tag / PD equality, the access
-        // bit for the op and a 12-bit compare. The request-only sums va + len
-        // and va[11:0] + len run beside them. Nothing chains two carry chains.
+        // ---- Stage 1 (request clock c0 -> edge 1): the LUT-RAM read goes
+        // straight into registers, so the checks start the next clock from
+        // flip-flops. Beside it, the request-only sums va + len (65-bit) and
+        // va[11:0] + len, and the key and length checks.
         self.lk_idx.next = self.lk_key.val().get_bits::<IDX_BITS>(8);
         self.base_page.read_address.next = self.lk_idx.val();
         self.chk.read_address.next = self.lk_idx.val();
         self.end_lo.read_address.next = self.lk_idx.val();
         self.walk.read_address.next = self.lk_idx.val();
         self.state.read_address.next = self.lk_idx.val();
-        self.m_tag.next = self.chk.read_data.val().get_bits::<8>(0);
-        self.m_pd.next = self.chk.read_data.val().get_bits::<16>(8);
-        self.m_access.next = self.chk.read_data.val().get_bits::<3>(24);
-        self.m_base_lo.next = self.chk.read_data.val().get_bits::<12>(27);
         self.m_end.next = bit_cast::<65, 64>(self.end_lo.read_data.val());
         if self.chk.read_data.val().get_bit(39) {
             self.m_end.next = self.m_end.val() | self.bit64.val();
         }
-        // Bit 52 is the borrow: va lies below the MR's first page.
-        self.off_hi.next = bit_cast::<53, 52>(self.lk_va.val().get_bits::<52>(12))
-            - bit_cast::<53, 52>(self.base_page.read_data.val());
         self.va_end.next =
             bit_cast::<65, 64>(self.lk_va.val()) + bit_cast::<65, 13>(self.lk_len.val());
         self.cross_sum.next = bit_cast::<14, 12>(self.lk_va.val().get_bits::<12>(0))
             + bit_cast::<14, 13>(self.lk_len.val());
-        self.acc_ok.next = true;
-        if self.lk_op.val() == 0 {
-            self.acc_ok.next = self.m_access.val().get_bit(1);
-        }
-        if self.lk_op.val() == 1 {
-            self.acc_ok.next = self.m_access.val().get_bit(2);
-        }
-        if self.lk_op.val() == 3 {
-            self.acc_ok.next = self.m_access.val().get_bit(0);
-        }
 
         self.valid_s1.d.next = self.lk_valid.val() & self.ready_r.q.val() & !self.rst.val();
         self.idx_s1.d.next = self.lk_idx.val();
-        self.off_s1.d.next = (bit_cast::<64, 53>(self.off_hi.val()) << 12)
-            | bit_cast::<64, 12>(self.lk_va.val().get_bits::<12>(0));
-        self.below_page_s1.d.next = self.off_hi.val().get_bit(52);
-        self.lo_in_page_s1.d.next = self.lk_va.val().get_bits::<12>(0) >= self.m_base_lo.val();
+        self.va_s1.d.next = self.lk_va.val();
         self.va_end_s1.d.next = self.va_end.val();
-        self.end_s1.d.next = self.m_end.val();
+        self.tag_s1.d.next = self.lk_key.val().get_bits::<8>(0);
+        self.pd_s1.d.next = self.lk_pd.val();
+        self.op_s1.d.next = self.lk_op.val();
         // The whole key is checked: index bits above the table must be zero.
         self.key_ok_s1.d.next = (self.lk_key.val() & self.key_hi_mask.val()) == 0;
         self.len_ok_s1.d.next = (self.lk_len.val() != 0) & (self.lk_len.val() <= 4096);
-        self.tag_ok_s1.d.next = self.lk_key.val().get_bits::<8>(0) == self.m_tag.val();
-        self.pd_ok_s1.d.next = self.lk_pd.val() == self.m_pd.val();
-        self.acc_ok_s1.d.next = self.acc_ok.val();
         self.cross_s1.d.next = self.cross_sum.val() > 4096;
-        self.state_s1.d.next = self.state.read_data.val();
+        self.m_base_page_s1.d.next = self.base_page.read_data.val();
+        self.m_chk_s1.d.next = self.chk.read_data.val();
+        self.m_end_s1.d.next = self.m_end.val();
+        self.m_state_s1.d.next = self.state.read_data.val();
 
-        // ---- Stage 2 (c0 + 1 -> edge 2), from flip-flops only: one 65-bit
-        // compare (va + len <= end), an OR over off[63:12], the verdict.
-        // The block-RAM read of root / levels lands here and is registered.
-        // va >= base_va  <=>  va >= page(base_va) and off >= base_va[11:0].
-        self.lo_ok.next = !self.below_page_s1.q.val()
-            & (self.off_s1.q.val().get_bits::<52>(12).any() | self.lo_in_page_s1.q.val());
-        self.hi_ok.next = self.va_end_s1.q.val() <= self.end_s1.q.val();
+        // ---- Stage 2 (c0 + 1 -> edge 2), from registers only: three carry
+        // chains side by side (off = va - page(base_va), va >= base_va,
+        // va + len <= end), the tag / PD equalities, the access bit for the
+        // op, then the verdict. The block-RAM read of root / levels issued
+        // in stage 1 lands here and is registered.
+        self.m_base.next = (bit_cast::<64, 52>(self.m_base_page_s1.q.val()) << 12)
+            | bit_cast::<64, 12>(self.m_chk_s1.q.val().get_bits::<12>(27));
+        self.off_hi.next = self.va_s1.q.val().get_bits::<52>(12) - self.m_base_page_s1.q.val();
+        self.lo_ok.next = self.va_s1.q.val() >= self.m_base.val();
+        self.hi_ok.next = self.va_end_s1.q.val() <= self.m_end_s1.q.val();
+        self.acc_ok.next = true;
+        if self.op_s1.q.val() == 0 {
+            self.acc_ok.next = self.m_chk_s1.q.val().get_bit(25);
+        }
+        if self.op_s1.q.val() == 1 {
+            self.acc_ok.next = self.m_chk_s1.q.val().get_bit(26);
+        }
+        if self.op_s1.q.val() == 3 {
+            self.acc_ok.next = self.m_chk_s1.q.val().get_bit(24);
+        }
         // State 1 (VALID) or 2 (SUSPENDED): exactly one of the two bits set.
-        self.live.next = self.state_s1.q.val().get_bit(0) ^ self.state_s1.q.val().get_bit(1);
-        self.all_ok.next = self.key_ok_s1.q.val()
+        self.live.next = self.m_state_s1.q.val().get_bit(0) ^ self.m_state_s1.q.val().get_bit(1);
+        // Everything but the two bound compares first, so that only one
+        // level of logic follows the carry chains.
+        self.pre_ok.next = self.key_ok_s1.q.val()
             & self.len_ok_s1.q.val()
-            & self.tag_ok_s1.q.val()
-            & self.pd_ok_s1.q.val()
-            & self.acc_ok_s1.q.val()
-            & self.lo_ok.val()
-            & self.hi_ok.val()
+            & (self.tag_s1.q.val() == self.m_chk_s1.q.val().get_bits::<8>(0))
+            & (self.pd_s1.q.val() == self.m_chk_s1.q.val().get_bits::<16>(8))
+            & self.acc_ok.val()
             & self.live.val();
+        self.all_ok.next = self.pre_ok.val() & self.lo_ok.val() & self.hi_ok.val();
 
         self.valid_s2.d.next = self.valid_s1.q.val() & !self.rst.val();
         self.status_s2.d.next = 4.into();
         if self.all_ok.val() {
-            self.status_s2.d.next = bit_cast::<3, 1>(self.state_s1.q.val().get_bits::<1>(1));
+            self.status_s2.d.next = bit_cast::<3, 1>(self.m_state_s1.q.val().get_bits::<1>(1));
         }
         self.idx_s2.d.next = self.idx_s1.q.val();
-        self.off_s2.d.next = self.off_s1.q.val();
+        self.off_s2.d.next = (bit_cast::<64, 52>(self.off_hi.val()) << 12)
+            | bit_cast::<64, 12>(self.va_s1.q.val().get_bits::<12>(0));
         self.root_s2.d.next = self.walk.read_data.val().get_bits::<52>(0);
         self.levels_s2.d.next = self.walk.read_data.val().get_bits::<2>(52);
         self.cross_s2.d.next = self.cross_s1.q.val();
 
-        self.off_valid.next = self.valid_s1.q.val();
-        self.off.next = self.off_s1.q.val();
-        self.off_mr.next = self.idx_s1.q.val();
         self.res_valid.next = self.valid_s2.q.val();
         self.res_status.next = self.status_s2.q.val();
         self.res_mr.next = self.idx_s2.q.val();

@@ -4,13 +4,13 @@
 //!
 //! A lookup names an MR by its 32-bit key (lkey / rkey: table index in
 //! `[31:8]`, tag in `[7:0]`) and asks for `len` bytes at `va` with one of the
-//! four SPEC operations. One clock later the table gives the MR-relative
-//! offset (`off = va - (base_va & !0xFFF)`, the address the page tables are
-//! indexed with); two clocks later it gives the verdict (OK, SUSPENDED or
-//! ACCESS_ERR) with the MR's page-table root and depth. One lookup per clock,
-//! no backpressure.
+//! four SPEC operations. Two clocks later the table gives the verdict (OK,
+//! SUSPENDED or ACCESS_ERR), the MR-relative offset
+//! `off = va - (base_va & !0xFFF)` the page tables are indexed with, and the
+//! MR's page-table root and depth. One lookup per clock, no backpressure.
 //!
-//! See `docs/mr_table.md` for the timing sketch and the field layout.
+//! See `docs/mr_table.md` for the timing sketch, the storage layout and the
+//! measured size and speed.
 
 use rust_hdl::prelude::*;
 
@@ -81,19 +81,6 @@ pub type DefaultMrTable = MrTable<8>;
 /// and treated as ending at 2^64: no request can wrap around the top of the
 /// address space.
 ///
-/// # Storage
-///
-/// Everything a check reads is in distributed (LUT) RAM with asynchronous
-/// read, registered at the first edge: on ECP5 a block RAM's clock-to-out
-/// (about 4 ns) followed by any compare does not fit one 125 MHz clock.
-/// - LUT RAM, written by the full write: `base_va[63:12]`; tag, PD, access,
-///   `base_va[11:0]`; and the MR end `min(base_va + length, 2^64)`, summed
-///   once at write time so the lookup never adds base and length.
-/// - block RAM (rust-hdl `RAM`, registered read): root and levels, which
-///   only pass through to the result.
-/// - state: [`StateRam`]-style LUT RAM with two write ports (XOR banks), so
-///   a full write and a state-only write can land in the same clock.
-///
 /// # Ports
 ///
 /// All ports are synchronous to `clock`. Groups:
@@ -108,16 +95,35 @@ pub type DefaultMrTable = MrTable<8>;
 ///   and `st_valid` are both high, both writes happen; on the same index the
 ///   full write wins.
 /// - `lk_*`: lookup request, one per clock, no backpressure. Drive these
-///   from registers: the first stage reads LUT RAM and subtracts.
-/// - `off_*`: the lookup's MR offset, one clock after the request.
-/// - `res_*`: the lookup's verdict, two clocks after the request.
+///   from registers: the first stage is a LUT-RAM read.
+/// - `res_*`: the lookup's verdict and offset, two clocks after the request.
 ///
 /// # Latency and ordering
 ///
-/// A lookup presented in clock `c0` has `off_valid` high in `c0 + 1` and
-/// `res_valid` high in `c0 + 2`; both are registers. A lookup sees every
-/// write presented in an earlier clock and none presented in the same clock
-/// (old data; every field, including the state, is read at the same edge).
+/// A lookup presented in clock `c0` has `res_valid` high in `c0 + 2`, from a
+/// register. A lookup sees every write presented in an earlier clock and
+/// none presented in the same clock (old data; every field, including the
+/// state, is read at the same edge).
+///
+/// # Storage and stages
+///
+/// On ECP5 a block RAM's clock-to-out (about 4 ns) followed by any compare
+/// does not fit one 125 MHz clock, and neither does a 256-entry LUT-RAM read
+/// followed by a 52-bit subtract. So:
+/// - everything a check reads is in distributed (LUT) RAM, read in the
+///   request clock and registered at the first edge: `base_va[63:12]`; tag,
+///   PD, access, `base_va[11:0]`; the MR end `min(base_va + length, 2^64)`,
+///   summed once at write time so that no lookup adds base and length; and
+///   the state, in a two-write-port LUT RAM (XOR banks) so that a full write
+///   and a state-only write can land in the same clock;
+/// - root and levels, which only pass through, are in block RAM (rust-hdl
+///   `RAM`, registered read);
+/// - stage 1 (`c0` to the first edge): the LUT-RAM reads, `va + len`, the
+///   key-range, length and page-crossing checks;
+/// - stage 2 (`c0 + 1` to the second edge), from registers: three carry
+///   chains side by side (`off`, `va >= base_va`, `va + len <= end`), the
+///   tag, PD, access and state checks, then one level of logic to the
+///   verdict.
 ///
 /// # Invariants
 ///
@@ -126,11 +132,10 @@ pub type DefaultMrTable = MrTable<8>;
 ///   match, `1 <= len <= 4096`, `base_va <= va`,
 ///   `va + len <= min(base_va + length, 2^64)` (65-bit), the op's access
 ///   right is set and the state is VALID (OK) or SUSPENDED (SUSPENDED).
-/// - `res_valid` in clock `c + 2` exactly when `off_valid` in `c + 1` and no
-///   `rst` in `c + 1`; `off_valid` in `c + 1` exactly when
-///   `lk_valid && ready && !rst` in `c`.
+/// - `res_valid` in clock `c + 2` exactly when `lk_valid && ready && !rst`
+///   in `c` and no `rst` in `c + 1`.
 ///
-/// `res_off`, `res_root`, `res_levels_m1` and `off` carry the entry at index
+/// `res_off`, `res_root` and `res_levels_m1` carry the entry at index
 /// `key[8 + IDX_BITS - 1 : 8]` whatever the status: consumers use them only
 /// with OK or SUSPENDED. `res_cross` is a property of the request alone.
 #[derive(LogicBlock)]
@@ -466,10 +471,10 @@ impl<const IDX_BITS: usize> Logic for MrTable<IDX_BITS> {
         self.state.s_address.next = self.st_index.val();
         self.state.s_data.next = self.st_state.val();
 
-        // ---- Stage 1 (request clock c0 -> edge 1): the LUT-RAM read goes
+        // ---- Stage 1 (request clock c0 -> edge 1): the LUT-RAM reads go
         // straight into registers, so the checks start the next clock from
-        // flip-flops. Beside it, the request-only sums va + len (65-bit) and
-        // va[11:0] + len, and the key and length checks.
+        // flip-flops. Beside them, the request-only sums va + len (65-bit)
+        // and va[11:0] + len, and the key-range and length checks.
         self.lk_idx.next = self.lk_key.val().get_bits::<IDX_BITS>(8);
         self.base_page.read_address.next = self.lk_idx.val();
         self.chk.read_address.next = self.lk_idx.val();

@@ -419,7 +419,7 @@ struct Tb {
     entries: u64,
 }
 
-/// The two stages of one lookup's answer.
+/// The answer to one lookup.
 #[derive(Clone, Copy, Debug)]
 struct Answer {
     status: u8,
@@ -1451,8 +1451,11 @@ fn long_random_run_on_verilog_matches_reference() {
     long_random::<3>(seed, LONG_CLOCKS);
 }
 
+/// The default and small tables, and both ends of the legal range.
 #[test]
 fn generated_verilog_is_synthesizable() {
     harness::checks::assert_synthesizable(&verilog::<8>(), "mr_table_8");
     harness::checks::assert_synthesizable(&verilog::<3>(), "mr_table_3");
+    harness::checks::assert_synthesizable(&verilog::<2>(), "mr_table_2");
+    harness::checks::assert_synthesizable(&verilog::<10>(), "mr_table_10");
 }

@@ -4,13 +4,13 @@
 //!
 //! A lookup names an MR by its 32-bit key (lkey / rkey: table index in
 //! `[31:8]`, tag in `[7:0]`) and asks for `len` bytes at `va` with one of the
-//! four SPEC operations. One clock later the table gives the MR-relative
-//! offset (`off = va - (base_va & !0xFFF)`, the address the page tables are
-//! indexed with); two clocks later it gives the verdict (OK, SUSPENDED or
-//! ACCESS_ERR) with the MR's page-table root and depth. One lookup per clock,
-//! no backpressure.
+//! four SPEC operations. Two clocks later the table gives the verdict (OK,
+//! SUSPENDED or ACCESS_ERR), the MR-relative offset
+//! `off = va - (base_va & !0xFFF)` the page tables are indexed with, and the
+//! MR's page-table root and depth. One lookup per clock, no backpressure.
 //!
-//! See `docs/mr_table.md` for the timing sketch and the field layout.
+//! See `docs/mr_table.md` for the timing sketch, the storage layout and the
+//! measured size and speed.
 
 use rust_hdl::prelude::*;
 
@@ -55,7 +55,6 @@ pub const MAX_LEN_BYTES: u64 = 4096;
 pub const MIN_IDX_BITS: usize = 2;
 /// Largest legal `IDX_BITS` (1024 entries).
 pub const MAX_IDX_BITS: usize = 10;
-const MAX_ENTRIES: usize = 1 << MAX_IDX_BITS;
 
 /// The MR table with its default size, 256 entries (SPEC section 6).
 pub type DefaultMrTable = MrTable<8>;
@@ -82,16 +81,6 @@ pub type DefaultMrTable = MrTable<8>;
 /// and treated as ending at 2^64: no request can wrap around the top of the
 /// address space.
 ///
-/// # Storage
-///
-/// - block RAM (rust-hdl `RAM`, registered read): the check fields (tag, PD,
-///   access, `base_va[11:0]`, end bit 64), `end[63:0] = (base_va + length)`
-///   computed once at write time, and the walk fields (root, levels);
-/// - distributed (LUT) RAM with asynchronous read: `base_va[63:12]`, so that
-///   `off` can be registered at the first edge after the request;
-/// - flip-flops: the 2-bit `state`, so that a full write and a state-only
-///   write can both land in the same clock.
-///
 /// # Ports
 ///
 /// All ports are synchronous to `clock`. Groups:
@@ -105,28 +94,48 @@ pub type DefaultMrTable = MrTable<8>;
 /// - `st_*`: state-only write (suspend, resume, invalidate). When `wr_valid`
 ///   and `st_valid` are both high, both writes happen; on the same index the
 ///   full write wins.
-/// - `lk_*`: lookup request, one per clock, no backpressure.
-/// - `off_*`: the lookup's MR offset, one clock after the request.
-/// - `res_*`: the lookup's verdict, two clocks after the request.
+/// - `lk_*`: lookup request, one per clock, no backpressure. Drive these
+///   from registers: the first stage is a LUT-RAM read.
+/// - `res_*`: the lookup's verdict and offset, two clocks after the request.
 ///
 /// # Latency and ordering
 ///
-/// A lookup presented in clock `c0` has `off_valid` high in `c0 + 1` and
-/// `res_valid` high in `c0 + 2`; both are registers. A lookup sees every
-/// write presented in an earlier clock and none presented in the same clock
-/// (old data; every field, including the state, is read at the same edge).
+/// A lookup presented in clock `c0` has `res_valid` high in `c0 + 2`, from a
+/// register. A lookup sees every write presented in an earlier clock and
+/// none presented in the same clock (old data; every field, including the
+/// state, is read at the same edge).
+///
+/// # Storage and stages
+///
+/// On ECP5 a block RAM's clock-to-out (about 4 ns) followed by any compare
+/// does not fit one 125 MHz clock, and neither does a 256-entry LUT-RAM read
+/// followed by a 52-bit subtract. So:
+/// - everything a check reads is in distributed (LUT) RAM, read in the
+///   request clock and registered at the first edge: `base_va[63:12]`; tag,
+///   PD, access, `base_va[11:0]`; the MR end `min(base_va + length, 2^64)`,
+///   summed once at write time so that no lookup adds base and length; and
+///   the state, in a two-write-port LUT RAM (XOR banks) so that a full write
+///   and a state-only write can land in the same clock;
+/// - root and levels, which only pass through, are in block RAM (rust-hdl
+///   `RAM`, registered read);
+/// - stage 1 (`c0` to the first edge): the LUT-RAM reads, `va + len`, the
+///   key-range, length and page-crossing checks;
+/// - stage 2 (`c0 + 1` to the second edge), from registers: three carry
+///   chains side by side (`off`, `va >= base_va`, `va + len <= end`), the
+///   tag, PD, access and state checks, then one level of logic to the
+///   verdict.
 ///
 /// # Invariants
 ///
 /// - `res_status` is one of 0 (OK), 1 (SUSPENDED), 4 (ACCESS_ERR).
 /// - OK or SUSPENDED only when the key index is in range, the key tag and PD
 ///   match, `1 <= len <= 4096`, `base_va <= va`,
-///   `va + len <= min(base_va + length, 2^64)` (65-bit), the op's access right is set
-///   and the state is VALID (OK) or SUSPENDED (SUSPENDED).
-/// - `res_valid` in clock `c + 2` exactly when `off_valid` in `c + 1`, exactly
-///   when `lk_valid && ready && !rst` in `c`.
+///   `va + len <= min(base_va + length, 2^64)` (65-bit), the op's access
+///   right is set and the state is VALID (OK) or SUSPENDED (SUSPENDED).
+/// - `res_valid` in clock `c + 2` exactly when `lk_valid && ready && !rst`
+///   in `c` and no `rst` in `c + 1`.
 ///
-/// `res_off`, `res_root`, `res_levels_m1` and `off` carry the entry at index
+/// `res_off`, `res_root` and `res_levels_m1` carry the entry at index
 /// `key[8 + IDX_BITS - 1 : 8]` whatever the status: consumers use them only
 /// with OK or SUSPENDED. `res_cross` is a property of the request alone.
 #[derive(LogicBlock)]
@@ -180,20 +189,14 @@ pub struct MrTable<const IDX_BITS: usize> {
     /// Lookup: 0 REMOTE_WRITE, 1 REMOTE_READ, 2 LOCAL_READ, 3 LOCAL_WRITE.
     pub lk_op: Signal<In, Bits<2>>,
 
-    /// Offset stage: a lookup presented one clock ago.
-    pub off_valid: Signal<Out, Bit>,
-    /// Offset stage: `va - (base_va & !0xFFF)`, wrapping 64-bit.
-    pub off: Signal<Out, Bits<64>>,
-    /// Offset stage: entry index (`key[8 + IDX_BITS - 1 : 8]`).
-    pub off_mr: Signal<Out, Bits<IDX_BITS>>,
-
     /// Result stage: a lookup presented two clocks ago.
     pub res_valid: Signal<Out, Bit>,
     /// Result stage: 0 OK, 1 SUSPENDED, 4 ACCESS_ERR.
     pub res_status: Signal<Out, Bits<3>>,
     /// Result stage: entry index.
     pub res_mr: Signal<Out, Bits<IDX_BITS>>,
-    /// Result stage: the offset `off` gave one clock earlier.
+    /// Result stage: `va - (base_va & !0xFFF)`, wrapping 64-bit: the offset
+    /// the MR's page tables are indexed with (SPEC section 3).
     pub res_off: Signal<Out, Bits<64>>,
     /// Result stage: root table physical address bits 63:12.
     pub res_root: Signal<Out, Bits<52>>,
@@ -204,14 +207,17 @@ pub struct MrTable<const IDX_BITS: usize> {
     pub res_cross: Signal<Out, Bit>,
 
     // --- storage ---
-    base_page: LutRam<IDX_BITS>,
-    chk_ram: RAM<Bits<40>, IDX_BITS>,
-    end_ram: RAM<Bits<64>, IDX_BITS>,
-    walk_ram: RAM<Bits<54>, IDX_BITS>,
-    // State bit 0 / bit 1 of every entry; sized for the largest table, the
-    // bits above 2^IDX_BITS are never written and synthesis removes them.
-    state_lo: DFF<Bits<MAX_ENTRIES>>,
-    state_hi: DFF<Bits<MAX_ENTRIES>>,
+    /// `base_va[63:12]`.
+    base_page: LutRam<Bits<52>, IDX_BITS>,
+    /// `[7:0]` tag, `[23:8]` PD, `[26:24]` access, `[38:27]` `base_va[11:0]`,
+    /// `[39]` end bit 64.
+    chk: LutRam<Bits<40>, IDX_BITS>,
+    /// End bits 63:0.
+    end_lo: LutRam<Bits<64>, IDX_BITS>,
+    /// `[51:0]` root, `[53:52]` levels_m1.
+    walk: RAM<Bits<54>, IDX_BITS>,
+    /// The 2-bit state, with its two write ports.
+    state: StateRam<IDX_BITS>,
     // --- reset sweep ---
     ready_r: DFF<Bit>,
     sweep: DFF<Bits<IDX_BITS>>,
@@ -225,36 +231,33 @@ pub struct MrTable<const IDX_BITS: usize> {
     w_state: Signal<Local, Bits<2>>,
     w_sum: Signal<Local, Bits<65>>,
     w_end: Signal<Local, Bits<65>>,
-    s_en: Signal<Local, Bit>,
-    state_lo_n: Signal<Local, Bits<MAX_ENTRIES>>,
-    state_hi_n: Signal<Local, Bits<MAX_ENTRIES>>,
-    // --- stage 1: request registers and the offset ---
+    // --- stage 1: LUT-RAM read into registers, request-only sums ---
     lk_idx: Signal<Local, Bits<IDX_BITS>>,
-    off_hi: Signal<Local, Bits<53>>,
+    m_end: Signal<Local, Bits<65>>,
     va_end: Signal<Local, Bits<65>>,
     cross_sum: Signal<Local, Bits<14>>,
     valid_s1: DFF<Bit>,
     idx_s1: DFF<Bits<IDX_BITS>>,
+    va_s1: DFF<Bits<64>>,
+    va_end_s1: DFF<Bits<65>>,
     tag_s1: DFF<Bits<8>>,
     pd_s1: DFF<Bits<16>>,
     op_s1: DFF<Bits<2>>,
-    off_s1: DFF<Bits<64>>,
-    below_page_s1: DFF<Bit>,
-    va_end_s1: DFF<Bits<65>>,
     key_ok_s1: DFF<Bit>,
     len_ok_s1: DFF<Bit>,
     cross_s1: DFF<Bit>,
-    state_s1: DFF<Bits<2>>,
-    // --- stage 2: checks and the verdict ---
-    m_tag: Signal<Local, Bits<8>>,
-    m_pd: Signal<Local, Bits<16>>,
-    m_access: Signal<Local, Bits<3>>,
-    m_base_lo: Signal<Local, Bits<12>>,
-    m_end: Signal<Local, Bits<65>>,
+    m_base_page_s1: DFF<Bits<52>>,
+    m_chk_s1: DFF<Bits<40>>,
+    m_end_s1: DFF<Bits<65>>,
+    m_state_s1: DFF<Bits<2>>,
+    // --- stage 2: every check, from registers, and the verdict ---
+    m_base: Signal<Local, Bits<64>>,
+    off_hi: Signal<Local, Bits<52>>,
     lo_ok: Signal<Local, Bit>,
     hi_ok: Signal<Local, Bit>,
     acc_ok: Signal<Local, Bit>,
     live: Signal<Local, Bit>,
+    pre_ok: Signal<Local, Bit>,
     all_ok: Signal<Local, Bit>,
     valid_s2: DFF<Bit>,
     status_s2: DFF<Bits<3>>,
@@ -301,9 +304,6 @@ impl<const IDX_BITS: usize> MrTable<IDX_BITS> {
             lk_va: Default::default(),
             lk_len: Default::default(),
             lk_op: Default::default(),
-            off_valid: Default::default(),
-            off: Default::default(),
-            off_mr: Default::default(),
             res_valid: Default::default(),
             res_status: Default::default(),
             res_mr: Default::default(),
@@ -311,12 +311,11 @@ impl<const IDX_BITS: usize> MrTable<IDX_BITS> {
             res_root: Default::default(),
             res_levels_m1: Default::default(),
             res_cross: Default::default(),
-            base_page: LutRam::default(),
-            chk_ram: Default::default(),
-            end_ram: Default::default(),
-            walk_ram: Default::default(),
-            state_lo: Default::default(),
-            state_hi: Default::default(),
+            base_page: Default::default(),
+            chk: Default::default(),
+            end_lo: Default::default(),
+            walk: Default::default(),
+            state: Default::default(),
             ready_r: Default::default(),
             sweep: Default::default(),
             key_hi_mask: Constant::new(key_hi_mask.into()),
@@ -327,34 +326,31 @@ impl<const IDX_BITS: usize> MrTable<IDX_BITS> {
             w_state: Default::default(),
             w_sum: Default::default(),
             w_end: Default::default(),
-            s_en: Default::default(),
-            state_lo_n: Default::default(),
-            state_hi_n: Default::default(),
             lk_idx: Default::default(),
-            off_hi: Default::default(),
+            m_end: Default::default(),
             va_end: Default::default(),
             cross_sum: Default::default(),
             valid_s1: Default::default(),
             idx_s1: Default::default(),
+            va_s1: Default::default(),
+            va_end_s1: Default::default(),
             tag_s1: Default::default(),
             pd_s1: Default::default(),
             op_s1: Default::default(),
-            off_s1: Default::default(),
-            below_page_s1: Default::default(),
-            va_end_s1: Default::default(),
             key_ok_s1: Default::default(),
             len_ok_s1: Default::default(),
             cross_s1: Default::default(),
-            state_s1: Default::default(),
-            m_tag: Default::default(),
-            m_pd: Default::default(),
-            m_access: Default::default(),
-            m_base_lo: Default::default(),
-            m_end: Default::default(),
+            m_base_page_s1: Default::default(),
+            m_chk_s1: Default::default(),
+            m_end_s1: Default::default(),
+            m_state_s1: Default::default(),
+            m_base: Default::default(),
+            off_hi: Default::default(),
             lo_ok: Default::default(),
             hi_ok: Default::default(),
             acc_ok: Default::default(),
             live: Default::default(),
+            pre_ok: Default::default(),
             all_ok: Default::default(),
             valid_s2: Default::default(),
             status_s2: Default::default(),
@@ -379,22 +375,22 @@ impl<const IDX_BITS: usize> Logic for MrTable<IDX_BITS> {
         dff_setup!(
             self,
             clock,
-            state_lo,
-            state_hi,
             ready_r,
             sweep,
             valid_s1,
             idx_s1,
+            va_s1,
+            va_end_s1,
             tag_s1,
             pd_s1,
             op_s1,
-            off_s1,
-            below_page_s1,
-            va_end_s1,
             key_ok_s1,
             len_ok_s1,
             cross_s1,
-            state_s1,
+            m_base_page_s1,
+            m_chk_s1,
+            m_end_s1,
+            m_state_s1,
             valid_s2,
             status_s2,
             idx_s2,
@@ -404,15 +400,14 @@ impl<const IDX_BITS: usize> Logic for MrTable<IDX_BITS> {
             cross_s2
         );
         self.base_page.clock.next = self.clock.val();
-        self.chk_ram.read_clock.next = self.clock.val();
-        self.chk_ram.write_clock.next = self.clock.val();
-        self.end_ram.read_clock.next = self.clock.val();
-        self.end_ram.write_clock.next = self.clock.val();
-        self.walk_ram.read_clock.next = self.clock.val();
-        self.walk_ram.write_clock.next = self.clock.val();
+        self.chk.clock.next = self.clock.val();
+        self.end_lo.clock.next = self.clock.val();
+        self.walk.read_clock.next = self.clock.val();
+        self.walk.write_clock.next = self.clock.val();
+        self.state.clock.next = self.clock.val();
 
         // ---- Reset sweep: after rst (or power-up) write every entry to zero,
-        // one per clock, then raise ready. The sweep owns the write port.
+        // one per clock, then raise ready. The sweep owns the write ports.
         self.sweeping.next = !self.ready_r.q.val();
         if self.sweeping.val() {
             self.sweep.d.next = self.sweep.q.val() + 1;
@@ -441,71 +436,55 @@ impl<const IDX_BITS: usize> Logic for MrTable<IDX_BITS> {
             self.w_end.next = self.bit64.val();
         }
         self.base_page.write_data.next = self.wr_base_va.val().get_bits::<52>(12);
-        self.chk_ram.write_data.next = bit_cast::<40, 8>(self.wr_tag.val())
+        self.chk.write_data.next = bit_cast::<40, 8>(self.wr_tag.val())
             | (bit_cast::<40, 16>(self.wr_pd.val()) << 8)
             | (bit_cast::<40, 3>(self.wr_access.val()) << 24)
             | (bit_cast::<40, 12>(self.wr_base_va.val().get_bits::<12>(0)) << 27)
             | (bit_cast::<40, 1>(self.w_end.val().get_bits::<1>(64)) << 39);
-        self.end_ram.write_data.next = bit_cast::<64, 65>(self.w_end.val());
-        self.walk_ram.write_data.next = bit_cast::<54, 52>(self.wr_root.val())
+        self.end_lo.write_data.next = bit_cast::<64, 65>(self.w_end.val());
+        self.walk.write_data.next = bit_cast::<54, 52>(self.wr_root.val())
             | (bit_cast::<54, 2>(self.wr_levels_m1.val()) << 52);
         if self.sweeping.val() {
             self.w_en.next = true;
             self.w_idx.next = self.sweep.q.val();
             self.w_state.next = 0.into();
             self.base_page.write_data.next = 0.into();
-            self.chk_ram.write_data.next = 0.into();
-            self.end_ram.write_data.next = 0.into();
-            self.walk_ram.write_data.next = 0.into();
+            self.chk.write_data.next = 0.into();
+            self.end_lo.write_data.next = 0.into();
+            self.walk.write_data.next = 0.into();
         }
         self.base_page.write_enable.next = self.w_en.val();
         self.base_page.write_address.next = self.w_idx.val();
-        self.chk_ram.write_enable.next = self.w_en.val();
-        self.chk_ram.write_address.next = self.w_idx.val();
-        self.end_ram.write_enable.next = self.w_en.val();
-        self.end_ram.write_address.next = self.w_idx.val();
-        self.walk_ram.write_enable.next = self.w_en.val();
-        self.walk_ram.write_address.next = self.w_idx.val();
+        self.chk.write_enable.next = self.w_en.val();
+        self.chk.write_address.next = self.w_idx.val();
+        self.end_lo.write_enable.next = self.w_en.val();
+        self.end_lo.write_address.next = self.w_idx.val();
+        self.walk.write_enable.next = self.w_en.val();
+        self.walk.write_address.next = self.w_idx.val();
 
-        // ---- State flip-flops: two write ports. The full write is applied
-        // last so it wins when both name the same entry.
-        self.s_en.next = self.st_valid.val() & self.ready_r.q.val() & !self.rst.val();
-        self.state_lo_n.next = self.state_lo.q.val();
-        self.state_hi_n.next = self.state_hi.q.val();
-        if self.s_en.val() {
-            self.state_lo_n.next = self
-                .state_lo_n
-                .val()
-                .replace_bit(self.st_index.val().index(), self.st_state.val().get_bit(0));
-            self.state_hi_n.next = self
-                .state_hi_n
-                .val()
-                .replace_bit(self.st_index.val().index(), self.st_state.val().get_bit(1));
-        }
-        if self.w_en.val() {
-            self.state_lo_n.next = self
-                .state_lo_n
-                .val()
-                .replace_bit(self.w_idx.val().index(), self.w_state.val().get_bit(0));
-            self.state_hi_n.next = self
-                .state_hi_n
-                .val()
-                .replace_bit(self.w_idx.val().index(), self.w_state.val().get_bit(1));
-        }
-        self.state_lo.d.next = self.state_lo_n.val();
-        self.state_hi.d.next = self.state_hi_n.val();
+        // ---- State: the full write (and the sweep) on one port, the
+        // state-only write on the other.
+        self.state.w_en.next = self.w_en.val();
+        self.state.w_address.next = self.w_idx.val();
+        self.state.w_data.next = self.w_state.val();
+        self.state.s_en.next = self.st_valid.val() & self.ready_r.q.val() & !self.rst.val();
+        self.state.s_address.next = self.st_index.val();
+        self.state.s_data.next = self.st_state.val();
 
-        // ---- Stage 1 (request clock c0 -> edge 1). Two carry chains side by
-        // side, none chained: va[63:12] - base_page (after the LUT-RAM read)
-        // and va + len (request only). Block RAM reads are issued here.
+        // ---- Stage 1 (request clock c0 -> edge 1): the LUT-RAM reads go
+        // straight into registers, so the checks start the next clock from
+        // flip-flops. Beside them, the request-only sums va + len (65-bit)
+        // and va[11:0] + len, and the key-range and length checks.
         self.lk_idx.next = self.lk_key.val().get_bits::<IDX_BITS>(8);
         self.base_page.read_address.next = self.lk_idx.val();
-        self.chk_ram.read_address.next = self.lk_idx.val();
-        self.end_ram.read_address.next = self.lk_idx.val();
-        self.walk_ram.read_address.next = self.lk_idx.val();
-        // Bit 52 is the borrow: va lies below the MR's first page.
-        self.off_hi.next = bit_cast::<53, 52>(self.lk_va.val().get_bits::<52>(12))
-            - bit_cast::<53, 52>(self.base_page.read_data.val());
+        self.chk.read_address.next = self.lk_idx.val();
+        self.end_lo.read_address.next = self.lk_idx.val();
+        self.walk.read_address.next = self.lk_idx.val();
+        self.state.read_address.next = self.lk_idx.val();
+        self.m_end.next = bit_cast::<65, 64>(self.end_lo.read_data.val());
+        if self.chk.read_data.val().get_bit(39) {
+            self.m_end.next = self.m_end.val() | self.bit64.val();
+        }
         self.va_end.next =
             bit_cast::<65, 64>(self.lk_va.val()) + bit_cast::<65, 13>(self.lk_len.val());
         self.cross_sum.next = bit_cast::<14, 12>(self.lk_va.val().get_bits::<12>(0))
@@ -513,80 +492,64 @@ impl<const IDX_BITS: usize> Logic for MrTable<IDX_BITS> {
 
         self.valid_s1.d.next = self.lk_valid.val() & self.ready_r.q.val() & !self.rst.val();
         self.idx_s1.d.next = self.lk_idx.val();
+        self.va_s1.d.next = self.lk_va.val();
+        self.va_end_s1.d.next = self.va_end.val();
         self.tag_s1.d.next = self.lk_key.val().get_bits::<8>(0);
         self.pd_s1.d.next = self.lk_pd.val();
         self.op_s1.d.next = self.lk_op.val();
-        self.off_s1.d.next = (bit_cast::<64, 53>(self.off_hi.val()) << 12)
-            | bit_cast::<64, 12>(self.lk_va.val().get_bits::<12>(0));
-        self.below_page_s1.d.next = self.off_hi.val().get_bit(52);
-        self.va_end_s1.d.next = self.va_end.val();
         // The whole key is checked: index bits above the table must be zero.
         self.key_ok_s1.d.next = (self.lk_key.val() & self.key_hi_mask.val()) == 0;
         self.len_ok_s1.d.next = (self.lk_len.val() != 0) & (self.lk_len.val() <= 4096);
         self.cross_s1.d.next = self.cross_sum.val() > 4096;
-        self.state_s1.d.next = bit_cast::<2, 1>(
-            self.state_lo
-                .q
-                .val()
-                .get_bits::<1>(self.lk_idx.val().index()),
-        ) | (bit_cast::<2, 1>(
-            self.state_hi
-                .q
-                .val()
-                .get_bits::<1>(self.lk_idx.val().index()),
-        ) << 1);
+        self.m_base_page_s1.d.next = self.base_page.read_data.val();
+        self.m_chk_s1.d.next = self.chk.read_data.val();
+        self.m_end_s1.d.next = self.m_end.val();
+        self.m_state_s1.d.next = self.state.read_data.val();
 
-        // ---- Stage 2 (c0 + 1 -> edge 2). One carry chain after the block RAM
-        // read (va + len <= end); the lower bound needs only the stage-1
-        // borrow, an OR over off[63:12] and a 12-bit compare.
-        self.m_tag.next = self.chk_ram.read_data.val().get_bits::<8>(0);
-        self.m_pd.next = self.chk_ram.read_data.val().get_bits::<16>(8);
-        self.m_access.next = self.chk_ram.read_data.val().get_bits::<3>(24);
-        self.m_base_lo.next = self.chk_ram.read_data.val().get_bits::<12>(27);
-        self.m_end.next = bit_cast::<65, 64>(self.end_ram.read_data.val());
-        if self.chk_ram.read_data.val().get_bit(39) {
-            self.m_end.next = self.m_end.val() | self.bit64.val();
-        }
-        // va >= base_va  <=>  va >= page(base_va) and off >= base_va[11:0].
-        self.lo_ok.next = !self.below_page_s1.q.val()
-            & (self.off_s1.q.val().get_bits::<52>(12).any()
-                | (self.off_s1.q.val().get_bits::<12>(0) >= self.m_base_lo.val()));
-        self.hi_ok.next = self.va_end_s1.q.val() <= self.m_end.val();
+        // ---- Stage 2 (c0 + 1 -> edge 2), from registers only: three carry
+        // chains side by side (off = va - page(base_va), va >= base_va,
+        // va + len <= end), the tag / PD equalities, the access bit for the
+        // op, then the verdict. The block-RAM read of root / levels issued
+        // in stage 1 lands here and is registered.
+        self.m_base.next = (bit_cast::<64, 52>(self.m_base_page_s1.q.val()) << 12)
+            | bit_cast::<64, 12>(self.m_chk_s1.q.val().get_bits::<12>(27));
+        self.off_hi.next = self.va_s1.q.val().get_bits::<52>(12) - self.m_base_page_s1.q.val();
+        self.lo_ok.next = self.va_s1.q.val() >= self.m_base.val();
+        self.hi_ok.next = self.va_end_s1.q.val() <= self.m_end_s1.q.val();
         self.acc_ok.next = true;
         if self.op_s1.q.val() == 0 {
-            self.acc_ok.next = self.m_access.val().get_bit(1);
+            self.acc_ok.next = self.m_chk_s1.q.val().get_bit(25);
         }
         if self.op_s1.q.val() == 1 {
-            self.acc_ok.next = self.m_access.val().get_bit(2);
+            self.acc_ok.next = self.m_chk_s1.q.val().get_bit(26);
         }
         if self.op_s1.q.val() == 3 {
-            self.acc_ok.next = self.m_access.val().get_bit(0);
+            self.acc_ok.next = self.m_chk_s1.q.val().get_bit(24);
         }
         // State 1 (VALID) or 2 (SUSPENDED): exactly one of the two bits set.
-        self.live.next = self.state_s1.q.val().get_bit(0) ^ self.state_s1.q.val().get_bit(1);
-        self.all_ok.next = self.key_ok_s1.q.val()
+        self.live.next = self.m_state_s1.q.val().get_bit(0) ^ self.m_state_s1.q.val().get_bit(1);
+        // Everything but the two bound compares first, so that only one
+        // level of logic follows the carry chains.
+        self.pre_ok.next = self.key_ok_s1.q.val()
             & self.len_ok_s1.q.val()
-            & (self.tag_s1.q.val() == self.m_tag.val())
-            & (self.pd_s1.q.val() == self.m_pd.val())
-            & self.lo_ok.val()
-            & self.hi_ok.val()
+            & (self.tag_s1.q.val() == self.m_chk_s1.q.val().get_bits::<8>(0))
+            & (self.pd_s1.q.val() == self.m_chk_s1.q.val().get_bits::<16>(8))
             & self.acc_ok.val()
             & self.live.val();
+        self.all_ok.next = self.pre_ok.val() & self.lo_ok.val() & self.hi_ok.val();
 
         self.valid_s2.d.next = self.valid_s1.q.val() & !self.rst.val();
         self.status_s2.d.next = 4.into();
         if self.all_ok.val() {
-            self.status_s2.d.next = bit_cast::<3, 1>(self.state_s1.q.val().get_bits::<1>(1));
+            self.status_s2.d.next = bit_cast::<3, 1>(self.m_state_s1.q.val().get_bits::<1>(1));
         }
         self.idx_s2.d.next = self.idx_s1.q.val();
-        self.off_s2.d.next = self.off_s1.q.val();
-        self.root_s2.d.next = self.walk_ram.read_data.val().get_bits::<52>(0);
-        self.levels_s2.d.next = self.walk_ram.read_data.val().get_bits::<2>(52);
+        self.off_s2.d.next = (bit_cast::<64, 52>(self.off_hi.val()) << 12)
+            | bit_cast::<64, 12>(self.va_s1.q.val().get_bits::<12>(0));
+        self.root_s2.d.next = self.walk.read_data.val().get_bits::<52>(0);
+        self.levels_s2.d.next = self.walk.read_data.val().get_bits::<2>(52);
         self.cross_s2.d.next = self.cross_s1.q.val();
 
-        self.off_valid.next = self.valid_s1.q.val();
-        self.off.next = self.off_s1.q.val();
-        self.off_mr.next = self.idx_s1.q.val();
         self.res_valid.next = self.valid_s2.q.val();
         self.res_status.next = self.status_s2.q.val();
         self.res_mr.next = self.idx_s2.q.val();
@@ -597,22 +560,24 @@ impl<const IDX_BITS: usize> Logic for MrTable<IDX_BITS> {
     }
 }
 
-/// 52-bit wide distributed RAM: one write port (at the clock edge), one
-/// asynchronous read port. Synthesis maps it to LUT RAM (ECP5
-/// `TRELLIS_DPR16X4`, UltraScale+ `RAM64M` / `RAM256X1D`). A read of the
-/// entry being written shows the old value until the edge.
+/// Distributed RAM: one write port (at the clock edge), one asynchronous
+/// read port. Synthesis maps it to LUT RAM (`ram_style = "distributed"`:
+/// ECP5 `TRELLIS_DPR16X4`, UltraScale+ `RAM64M8` / `RAM256X1D`), also when
+/// the read address comes from a register, which would otherwise let Yosys
+/// turn it into block RAM with the slow clock-to-out this block avoids.
+/// A read of the entry being written shows the old value until the edge.
 #[derive(LogicBlock)]
-struct LutRam<const N: usize> {
+struct LutRam<D: Synth, const N: usize> {
     clock: Signal<In, Clock>,
     read_address: Signal<In, Bits<N>>,
-    read_data: Signal<Out, Bits<52>>,
+    read_data: Signal<Out, D>,
     write_address: Signal<In, Bits<N>>,
-    write_data: Signal<In, Bits<52>>,
+    write_data: Signal<In, D>,
     write_enable: Signal<In, Bit>,
-    _mem: Vec<Bits<52>>,
+    _mem: Vec<D>,
 }
 
-impl<const N: usize> Default for LutRam<N> {
+impl<D: Synth, const N: usize> Default for LutRam<D, N> {
     fn default() -> Self {
         Self {
             clock: Default::default(),
@@ -621,12 +586,12 @@ impl<const N: usize> Default for LutRam<N> {
             write_address: Default::default(),
             write_data: Default::default(),
             write_enable: Default::default(),
-            _mem: vec![Bits::default(); 1 << N],
+            _mem: vec![D::default(); 1 << N],
         }
     }
 }
 
-impl<const N: usize> Logic for LutRam<N> {
+impl<D: Synth, const N: usize> Logic for LutRam<D, N> {
     fn update(&mut self) {
         if self.clock.pos_edge() && self.write_enable.val() {
             self._mem[self.write_address.val().index()] = self.write_data.val();
@@ -641,7 +606,8 @@ impl<const N: usize> Logic for LutRam<N> {
     fn hdl(&self) -> Verilog {
         Verilog::Custom(format!(
             "\
-reg [51:0] mem[0:{last}];
+(* ram_style = \"distributed\" *)
+reg [{msb}:0] mem[0:{last}];
 
 always @(posedge clock) begin
    if (write_enable) begin
@@ -651,6 +617,94 @@ end
 
 always @(*) begin
    read_data = mem[read_address];
+end
+",
+            msb = D::BITS - 1,
+            last = (1usize << N) - 1
+        ))
+    }
+}
+
+/// The 2-bit MR states: LUT RAM with two write ports and one asynchronous
+/// read port.
+///
+/// Port `w` (full write, sweep) and port `s` (state-only write) both write at
+/// the clock edge; when both name the same entry only `w` is done. Built as
+/// an XOR multi-port memory: banks `F` (written by `w`) and `S` (written by
+/// `s`) each hold one copy per read port, the state of entry `i` is
+/// `F[i] ^ S[i]`, and a write stores its value XOR the other bank's current
+/// entry, so neither port disturbs the other. The Rust model is the plain
+/// two-port memory; the lockstep runs check the XOR construction against it.
+#[derive(LogicBlock)]
+struct StateRam<const N: usize> {
+    clock: Signal<In, Clock>,
+    read_address: Signal<In, Bits<N>>,
+    read_data: Signal<Out, Bits<2>>,
+    w_en: Signal<In, Bit>,
+    w_address: Signal<In, Bits<N>>,
+    w_data: Signal<In, Bits<2>>,
+    s_en: Signal<In, Bit>,
+    s_address: Signal<In, Bits<N>>,
+    s_data: Signal<In, Bits<2>>,
+    _mem: Vec<Bits<2>>,
+}
+
+impl<const N: usize> Default for StateRam<N> {
+    fn default() -> Self {
+        Self {
+            clock: Default::default(),
+            read_address: Default::default(),
+            read_data: Default::default(),
+            w_en: Default::default(),
+            w_address: Default::default(),
+            w_data: Default::default(),
+            s_en: Default::default(),
+            s_address: Default::default(),
+            s_data: Default::default(),
+            _mem: vec![Bits::default(); 1 << N],
+        }
+    }
+}
+
+impl<const N: usize> Logic for StateRam<N> {
+    fn update(&mut self) {
+        if self.clock.pos_edge() {
+            if self.s_en.val() {
+                self._mem[self.s_address.val().index()] = self.s_data.val();
+            }
+            // Applied last: the full write wins on the same entry.
+            if self.w_en.val() {
+                self._mem[self.w_address.val().index()] = self.w_data.val();
+            }
+        }
+        self.read_data.next = self._mem[self.read_address.val().index()];
+    }
+
+    fn connect(&mut self) {
+        self.read_data.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        Verilog::Custom(format!(
+            "\
+(* ram_style = \"distributed\" *)
+reg [1:0] f[0:{last}];
+(* ram_style = \"distributed\" *)
+reg [1:0] s[0:{last}];
+wire s_do;
+assign s_do = s_en & ~(w_en & (s_address == w_address));
+
+always @(posedge clock) begin
+   if (w_en) begin
+      f[w_address] <= w_data ^ s[w_address];
+   end
+   if (s_do) begin
+      s[s_address] <= s_data ^ f[s_address];
+   end
+end
+
+always @(*) begin
+   read_data = f[read_address] ^ s[read_address];
 end
 ",
             last = (1usize << N) - 1

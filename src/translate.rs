@@ -6,10 +6,10 @@
 //! [`Walker`] behind one lookup pipeline:
 //!
 //! ```text
-//!         c0 (issue)            c1                   c2 (decide)            c3
-//! new ──┐                                         ┌─ respond ─▶ out FIFO ─▶ m_xrsp
-//! B ────┼─▶ MR lookup ─────▶ off ─▶ TLB huge ─────┤
-//! replay┘   TLB set read    4K compare    MR+TLB  └─ park ─▶ slot table ─▶ walker
+//!         c0 (issue)     c1             c2               c3 (decide)        c4
+//! new ──┐                                                 ┌─ respond ─▶ FIFO ─▶ m_xrsp
+//! B ────┼─▶ MR lookup ─▶ MR check ──▶ off ─▶ TLB huge ───┤
+//! replay┘                TLB set read   TLB 4K compare    └─ park ─▶ slot table ─▶ walker
 //!    ▲                                                              │
 //!    └──────────── replay when the walk is done and the slot heads its QP ◀┘
 //! ```
@@ -17,7 +17,9 @@
 //! - One lookup enters the pipeline per clock. Its source is, by priority,
 //!   the second page (B) of a request that crosses a 4 KiB boundary, a
 //!   replayed parked request, or a new request.
-//! - At c2 the MR check and the TLB result decide: ACCESS_ERR, RNR/STALL
+//! - The TLB looks up one clock after the MR table: its huge-page entries
+//!   compare on the MR-relative offset, which the MR table gives at c2.
+//! - At c3 the MR check and the TLB result decide: ACCESS_ERR, RNR/STALL
 //!   (MR suspended), OK (one beat per page), or *park*: the request takes a
 //!   slot in the outstanding table and, if its page missed, a walk.
 //! - Per-QP order: a new request whose QP has a parked request parks behind
@@ -29,7 +31,7 @@
 //!   fails turns it into FATAL. The fault path (event ring, NAK, wake) is
 //!   composed on top of this block.
 //!
-//! Latency of a hit: accepted at clock 0, response valid at clock 3.
+//! Latency of a hit: accepted at clock 0, response valid at clock 4.
 
 use rust_hdl::prelude::*;
 
@@ -71,7 +73,7 @@ pub struct XRsp {
 // 2 READY, 3 FAULTED. Bit 1 set: ready to replay.
 
 /// Output FIFO: 8 responses; a lookup issues only while 4 are free, which
-/// covers every lookup in flight.
+/// covers every lookup in flight (c1, c2, c3 and the one issuing).
 type OutFifo = RegFifo<XRsp, 8, 3, 4>;
 
 /// The translation path. Parameters:
@@ -170,6 +172,8 @@ pub struct Translator<
     pub mon_multi_hit: Signal<Out, Bit>,
     /// Invariant monitor: the output FIFO refused a response.
     pub mon_overflow: Signal<Out, Bit>,
+    /// Invariant monitor: the TLB was not ready for a lookup it was given.
+    pub mon_tlb_refused: Signal<Out, Bit>,
     /// Number of parked requests (for the bench and the monitors).
     pub mon_parked: Signal<Out, Bits<CNT_BITS>>,
 
@@ -219,6 +223,19 @@ pub struct Translator<
     s2_cross: DFF<Bit>,
     s2_req: DFF<XReq>,
     s2_va: DFF<Bits<64>>,
+    s3_valid: DFF<Bit>,
+    s3_replay: DFF<Bit>,
+    s3_slot: DFF<Bits<SLOT_BITS>>,
+    s3_half: DFF<Bit>,
+    s3_cross: DFF<Bit>,
+    s3_req: DFF<XReq>,
+    s3_va: DFF<Bits<64>>,
+    // The MR check of the lookup in c3 (the MR table answers at c2).
+    m3_status: DFF<Bits<3>>,
+    m3_mr: DFF<Bits<MR_BITS>>,
+    m3_off: DFF<Bits<64>>,
+    m3_root: DFF<Bits<52>>,
+    m3_lvl: DFF<Bits<2>>,
     b_pend: DFF<Bit>,
     // First page (A) of a crossing request, held until its B result.
     ha_status: DFF<Bits<3>>,
@@ -250,6 +267,7 @@ pub struct Translator<
     c0_va: Signal<Local, Bits<64>>,
     c0_key: Signal<Local, Bits<32>>,
     c0_rva: Signal<Local, Bits<64>>,
+    s1_key: Signal<Local, Bits<32>>,
     c0_end: Signal<Local, Bits<14>>,
     c0_cross: Signal<Local, Bit>,
     s1_page: Signal<Local, Bits<64>>,
@@ -397,6 +415,7 @@ impl<
             m_axi_rready: Default::default(),
             mon_multi_hit: Default::default(),
             mon_overflow: Default::default(),
+            mon_tlb_refused: Default::default(),
             mon_parked: Default::default(),
             mr: Default::default(),
             tlb: Default::default(),
@@ -437,6 +456,18 @@ impl<
             s2_cross: Default::default(),
             s2_req: Default::default(),
             s2_va: Default::default(),
+            s3_valid: Default::default(),
+            s3_replay: Default::default(),
+            s3_slot: Default::default(),
+            s3_half: Default::default(),
+            s3_cross: Default::default(),
+            s3_req: Default::default(),
+            s3_va: Default::default(),
+            m3_status: Default::default(),
+            m3_mr: Default::default(),
+            m3_off: Default::default(),
+            m3_root: Default::default(),
+            m3_lvl: Default::default(),
             b_pend: Default::default(),
             ha_status: Default::default(),
             ha_off: Default::default(),
@@ -462,6 +493,7 @@ impl<
             c0_va: Default::default(),
             c0_key: Default::default(),
             c0_rva: Default::default(),
+            s1_key: Default::default(),
             c0_end: Default::default(),
             c0_cross: Default::default(),
             s1_page: Default::default(),
@@ -528,9 +560,10 @@ impl<
     fn update(&mut self) {
         dff_setup!(
             self, clock, used_cnt, s1_valid, s1_replay, s1_slot, s1_half, s1_cross, s1_req, s1_va,
-            s2_valid, s2_replay, s2_slot, s2_half, s2_cross, s2_req, s2_va, b_pend, ha_status,
-            ha_off, ha_hit, ha_ppn, ha_size, ha_w, rp1_valid, rp1_slot, wi_busy, wi_have, wi_slot,
-            beat2
+            s2_valid, s2_replay, s2_slot, s2_half, s2_cross, s2_req, s2_va, s3_valid, s3_replay,
+            s3_slot, s3_half, s3_cross, s3_req, s3_va, m3_status, m3_mr, m3_off, m3_root, m3_lvl,
+            b_pend, ha_status, ha_off, ha_hit, ha_ppn, ha_size, ha_w, rp1_valid, rp1_slot, wi_busy,
+            wi_have, wi_slot, beat2
         );
         for i in 0..SLOTS {
             self.sl_valid[i].clock.next = self.clock.val();
@@ -632,16 +665,24 @@ impl<
         self.xreq.next.len = self.s_xreq_len.val();
         self.xreq.next.msg_len = self.s_xreq_msg_len.val();
         // Room for every lookup in flight in the output FIFO, tables ready.
+        // The TLB sees this lookup one clock later, and a fill or an
+        // invalidation it takes now lowers its `ready` then: no issue in
+        // the clock of either.
         self.issue_ok.next = self.mr.ready.val()
             & self.tlb.ready.val()
             & (!self.rst.val())
-            & (self.out_fifo.count.val() <= 4);
+            & (self.out_fifo.count.val() <= 4)
+            & (!(self.tlb.fill_valid.val() & self.tlb.fill_ready.val()))
+            & (!(self.inv_valid.val() & self.tlb.inv_ready.val()));
         // Lookups of new requests in flight, each of which may still take a
         // slot (a crossing request counts twice: conservative).
         self.new_inflight.next =
             bit_cast::<CNT_BITS, 1>((self.s1_valid.q.val() & (!self.s1_replay.q.val())).into())
                 + bit_cast::<CNT_BITS, 1>(
                     (self.s2_valid.q.val() & (!self.s2_replay.q.val())).into(),
+                )
+                + bit_cast::<CNT_BITS, 1>(
+                    (self.s3_valid.q.val() & (!self.s3_replay.q.val())).into(),
                 );
         self.s_xreq_ready.next = self.issue_ok.val()
             & (!self.b_pend.q.val())
@@ -689,10 +730,13 @@ impl<
             self.mr.lk_len.next = 1.into();
         }
         self.mr.lk_op.next = self.c0_req.val().op;
-        self.tlb.lk_valid.next = self.c0_valid.val();
-        self.tlb.lk_mr.next = self.c0_key.val().get_bits::<MR_BITS>(8);
-        self.tlb.lk_va.next = self.c0_va.val();
-        self.tlb.lk_off.next = self.mr.off.val();
+        // The TLB looks up one clock after the MR table, so that the MR
+        // table's offset (at c2) meets the TLB's huge-page compare.
+        self.s1_key.next = self.s1_req.q.val().key;
+        self.tlb.lk_valid.next = self.s1_valid.q.val();
+        self.tlb.lk_mr.next = self.s1_key.val().get_bits::<MR_BITS>(8);
+        self.tlb.lk_va.next = self.s1_va.q.val();
+        self.tlb.lk_off.next = self.mr.res_off.val();
 
         // c1 keeps its payload while idle: a delayed B half still reads it.
         self.s1_valid.d.next = self.c0_valid.val();
@@ -711,6 +755,18 @@ impl<
         self.s2_cross.d.next = self.s1_cross.q.val();
         self.s2_req.d.next = self.s1_req.q.val();
         self.s2_va.d.next = self.s1_va.q.val();
+        self.s3_valid.d.next = self.s2_valid.q.val();
+        self.s3_replay.d.next = self.s2_replay.q.val();
+        self.s3_slot.d.next = self.s2_slot.q.val();
+        self.s3_half.d.next = self.s2_half.q.val();
+        self.s3_cross.d.next = self.s2_cross.q.val();
+        self.s3_req.d.next = self.s2_req.q.val();
+        self.s3_va.d.next = self.s2_va.q.val();
+        self.m3_status.d.next = self.mr.res_status.val();
+        self.m3_mr.d.next = self.mr.res_mr.val();
+        self.m3_off.d.next = self.mr.res_off.val();
+        self.m3_root.d.next = self.mr.res_root.val();
+        self.m3_lvl.d.next = self.mr.res_levels_m1.val();
 
         // ---- replay selection: a ready head of its QP, not in flight ----
         self.rp_found.next = false;
@@ -742,21 +798,21 @@ impl<
             }
         }
 
-        // ---- c2: decide ----
+        // ---- c3: decide ----
         self.d_last.next =
-            self.s2_valid.q.val() & ((!self.s2_cross.q.val()) | self.s2_half.q.val());
-        self.d_req.next = self.s2_req.q.val();
+            self.s3_valid.q.val() & ((!self.s3_cross.q.val()) | self.s3_half.q.val());
+        self.d_req.next = self.s3_req.q.val();
         self.d_write.next = (self.d_req.val().op == 0) | (self.d_req.val().op == 3);
         self.d_remote.next = !self.d_req.val().op.get_bit(1);
         self.d_qpn_bad.next = bit_cast::<25, 24>(self.d_req.val().qpn) >= self.qps.val();
         // The first page's results: held for a crossing request, else current.
-        self.d_a_status.next = self.mr.res_status.val();
-        self.d_a_off.next = self.mr.res_off.val();
+        self.d_a_status.next = self.m3_status.q.val();
+        self.d_a_off.next = self.m3_off.q.val();
         self.d_a_hit.next = self.tlb.res_hit.val();
         self.d_a_ppn.next = self.tlb.res_ppn.val();
         self.d_a_size.next = self.tlb.res_size.val();
         self.d_a_w.next = self.tlb.res_writable.val();
-        if self.s2_cross.q.val() {
+        if self.s3_cross.q.val() {
             self.d_a_status.next = self.ha_status.q.val();
             self.d_a_off.next = self.ha_off.q.val();
             self.d_a_hit.next = self.ha_hit.q.val();
@@ -764,9 +820,9 @@ impl<
             self.d_a_size.next = self.ha_size.q.val();
             self.d_a_w.next = self.ha_w.q.val();
         }
-        if self.s2_valid.q.val() & self.s2_cross.q.val() & (!self.s2_half.q.val()) {
-            self.ha_status.d.next = self.mr.res_status.val();
-            self.ha_off.d.next = self.mr.res_off.val();
+        if self.s3_valid.q.val() & self.s3_cross.q.val() & (!self.s3_half.q.val()) {
+            self.ha_status.d.next = self.m3_status.q.val();
+            self.ha_off.d.next = self.m3_off.q.val();
             self.ha_hit.d.next = self.tlb.res_hit.val();
             self.ha_ppn.d.next = self.tlb.res_ppn.val();
             self.ha_size.d.next = self.tlb.res_size.val();
@@ -796,7 +852,7 @@ impl<
         self.d_covered.next = self.d_len64.val() <= self.d_rem_a.val();
         self.d_pa_a.next = (bit_cast::<64, 52>(self.d_a_ppn.val()) << 12) + self.d_in_a.val();
         self.d_pa_b.next = (bit_cast::<64, 52>(self.tlb.res_ppn.val()) << 12)
-            + (self.mr.res_off.val() & self.d_mask_b.val());
+            + (self.m3_off.q.val() & self.d_mask_b.val());
         self.d_len0.next = self.d_req.val().len;
         self.d_len1.next = 0.into();
         if !self.d_covered.val() {
@@ -817,7 +873,7 @@ impl<
         self.d_forced_valid.next = false;
         self.d_forced.next = 0.into();
         for i in 0..SLOTS {
-            if self.s2_slot.q.val().index() == i {
+            if self.s3_slot.q.val().index() == i {
                 self.d_forced_valid.next = self.sl_state[i].q.val() == 3;
                 self.d_forced.next = self.sl_forced[i].q.val();
             }
@@ -839,7 +895,7 @@ impl<
         self.d_need_walk.next = false;
         self.d_walk_b.next = false;
         if self.d_last.val() {
-            if (!self.s2_replay.q.val()) & self.d_blocked.val() {
+            if (!self.s3_replay.q.val()) & self.d_blocked.val() {
                 // Behind a parked request of its QP, whatever its answer. It
                 // waits READY, without a walk: its page is most often the one
                 // its predecessor is walking, and its replay (once it heads
@@ -848,7 +904,7 @@ impl<
             } else if (self.d_a_status.val() == 4) | self.d_qpn_bad.val() {
                 self.d_respond.next = true;
                 self.d_rsp.next.status = 4.into();
-            } else if self.s2_replay.q.val() & self.d_forced_valid.val() {
+            } else if self.s3_replay.q.val() & self.d_forced_valid.val() {
                 self.d_respond.next = true;
                 self.d_rsp.next.status = self.d_forced.val();
             } else if self.d_a_status.val() == 1 {
@@ -887,12 +943,12 @@ impl<
                 self.free_sel.next = i.to_bits();
             }
         }
-        self.d_slot.next = self.s2_slot.q.val();
-        if !self.s2_replay.q.val() {
+        self.d_slot.next = self.s3_slot.q.val();
+        if !self.s3_replay.q.val() {
             self.d_slot.next = self.free_sel.val();
         }
-        self.d_alloc.next = self.d_park.val() & (!self.s2_replay.q.val());
-        self.d_free.next = self.d_respond.val() & self.s2_replay.q.val();
+        self.d_alloc.next = self.d_park.val() & (!self.s3_replay.q.val());
+        self.d_free.next = self.d_respond.val() & self.s3_replay.q.val();
 
         // Walk info for a park: the page that missed.
         self.wi_va.write_enable.next = self.d_park.val();
@@ -908,12 +964,12 @@ impl<
         self.wi_va.write_data.next = self.d_req.val().va;
         self.wi_off.write_data.next = self.d_a_off.val();
         if self.d_walk_b.val() {
-            self.wi_va.write_data.next = self.s2_va.q.val();
-            self.wi_off.write_data.next = self.mr.res_off.val();
+            self.wi_va.write_data.next = self.s3_va.q.val();
+            self.wi_off.write_data.next = self.m3_off.q.val();
         }
-        self.wi_root.write_data.next = self.mr.res_root.val();
-        self.wi_lvl.write_data.next = self.mr.res_levels_m1.val();
-        self.wi_mr.write_data.next = bit_cast::<8, MR_BITS>(self.mr.res_mr.val());
+        self.wi_root.write_data.next = self.m3_root.q.val();
+        self.wi_lvl.write_data.next = self.m3_lvl.q.val();
+        self.wi_mr.write_data.next = bit_cast::<8, MR_BITS>(self.m3_mr.q.val());
         self.payload.write_enable.next = self.d_alloc.val();
         self.payload.write_address.next = self.free_sel.val();
         self.payload.write_data.next = self.d_req.val();
@@ -946,7 +1002,7 @@ impl<
             }
             if self.d_free.val()
                 & self.sl_pred_valid[i].q.val()
-                & (self.sl_pred[i].q.val() == self.s2_slot.q.val())
+                & (self.sl_pred[i].q.val() == self.s3_slot.q.val())
             {
                 self.sl_pred_valid[i].d.next = false;
             }
@@ -1078,6 +1134,7 @@ impl<
             }
         }
         self.mon_multi_hit.next = self.tlb.res_valid.val() & self.tlb.res_multi_hit.val();
+        self.mon_tlb_refused.next = self.s1_valid.q.val() & (!self.tlb.ready.val());
 
         // ---- reset ----
         if self.rst.val() {
@@ -1090,6 +1147,7 @@ impl<
             self.used_cnt.d.next = 0.into();
             self.s1_valid.d.next = false;
             self.s2_valid.d.next = false;
+            self.s3_valid.d.next = false;
             self.b_pend.d.next = false;
             self.rp1_valid.d.next = false;
             self.wi_busy.d.next = false;

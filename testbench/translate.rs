@@ -218,6 +218,7 @@ struct Outputs {
     rready: bool,
     multi_hit: bool,
     overflow: bool,
+    tlb_refused: bool,
 }
 
 trait Backend {
@@ -319,6 +320,7 @@ impl Backend for VerilatedBackend {
             rready: m.get("m_axi_rready") == 1,
             multi_hit: m.get("mon_multi_hit") == 1,
             overflow: m.get("mon_overflow") == 1,
+            tlb_refused: m.get("mon_tlb_refused") == 1,
         }
     }
 
@@ -387,6 +389,7 @@ fn read_rhdl(u: &Small) -> Outputs {
         rready: u.m_axi_rready.val(),
         multi_hit: u.mon_multi_hit.val(),
         overflow: u.mon_overflow.val(),
+        tlb_refused: u.mon_tlb_refused.val(),
     }
 }
 
@@ -488,6 +491,10 @@ impl Bench {
         let c = self.clock;
         assert!(!o.multi_hit, "clock {c}: more than one TLB entry hit");
         assert!(!o.overflow, "clock {c}: output FIFO overflow");
+        assert!(
+            !o.tlb_refused,
+            "clock {c}: a lookup reached the TLB while it was not ready"
+        );
         if i.inv_all && o.inv_ready {
             self.inv_pending = false;
         }

@@ -6,6 +6,8 @@
 #[path = "harness/mod.rs"]
 mod harness;
 
+use harness::seed;
+
 use harness::lockstep::Lockstep;
 use harness::verilated::{parse_ports, Dir, Verilated};
 use rand::rngs::StdRng;
@@ -78,15 +80,6 @@ impl Logic for WidthSlip {
 
 fn bits128(v: u128) -> Bits<128> {
     (Bits::<128>::from((v >> 64) as u64) << 64) | Bits::<128>::from(v as u64)
-}
-
-fn seed() -> u64 {
-    let seed = std::env::var("ODP_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| rand::thread_rng().gen());
-    println!("seed {seed} (replay with ODP_SEED={seed})");
-    seed
 }
 
 #[test]

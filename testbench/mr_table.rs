@@ -10,6 +10,8 @@
 
 #[path = "harness/mod.rs"]
 mod harness;
+
+use harness::seed;
 use odp_mmu::sim::mr_check;
 
 use std::sync::Mutex;
@@ -1113,15 +1115,6 @@ fn table_of_eleven_index_bits_is_refused() {
 }
 
 // ------------------------------------------------------------ random runs
-
-fn seed() -> u64 {
-    let seed = std::env::var("ODP_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| rand::thread_rng().gen());
-    println!("seed {seed} (replay with ODP_SEED={seed})");
-    seed
-}
 
 /// Random stimulus aimed at the edges: a few hot MRs with bases at 0, at
 /// the top of the space and in between; requests near the first and last

@@ -12,6 +12,8 @@
 
 #[path = "harness/mod.rs"]
 mod harness;
+
+use harness::seed;
 #[path = "models/tlb_model.rs"]
 mod tlb_model;
 
@@ -27,15 +29,6 @@ use rust_hdl::prelude::*;
 use tlb_model::*;
 
 type SmallTlb = Tlb<2, 3, 4>;
-
-fn seed() -> u64 {
-    let seed = std::env::var("ODP_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| rand::thread_rng().gen());
-    println!("seed {seed} (replay with ODP_SEED={seed})");
-    seed
-}
 
 // ---------------------------------------------------------------------------
 // Backends

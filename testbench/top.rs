@@ -4,6 +4,8 @@
 #[path = "harness/mod.rs"]
 mod harness;
 
+use harness::seed;
+
 use harness::lockstep::Lockstep;
 use harness::monitor::StreamMonitor;
 use harness::verilated::{parse_ports, Dir, Verilated};
@@ -12,15 +14,6 @@ use odp_mmu::{OdpMmu, Params};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::VecDeque;
-
-fn seed() -> u64 {
-    let seed = std::env::var("ODP_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| rand::thread_rng().gen());
-    println!("seed {seed} (replay with ODP_SEED={seed})");
-    seed
-}
 
 fn small() -> Params {
     Params {

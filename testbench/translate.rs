@@ -11,6 +11,8 @@
 
 #[path = "harness/mod.rs"]
 mod harness;
+
+use harness::seed;
 #[path = "models/mod.rs"]
 mod models;
 
@@ -35,15 +37,6 @@ type Small = Translator<3, 2, 4, 8, 3, 4, 2>;
 /// The SPEC section 6 configuration.
 type Full = Translator<8, 8, 32, 64, 6, 7, 8>;
 const QPS: u32 = 12;
-
-fn seed() -> u64 {
-    let seed = std::env::var("ODP_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| rand::thread_rng().gen());
-    println!("seed {seed} (replay with ODP_SEED={seed})");
-    seed
-}
 
 fn verilog_of<B: Block>(mut uut: B, name: &str) -> String {
     uut.connect_all();

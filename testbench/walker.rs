@@ -16,6 +16,8 @@
 
 #[path = "harness/mod.rs"]
 mod harness;
+
+use harness::seed;
 #[path = "models/mod.rs"]
 mod models;
 
@@ -829,15 +831,6 @@ fn decode(o: &Outputs) -> Outcome {
         2 => Outcome::Fatal,
         s => panic!("done_status {s}"),
     }
-}
-
-fn seed() -> u64 {
-    let seed = std::env::var("ODP_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| rand::thread_rng().gen());
-    println!("seed {seed} (replay with ODP_SEED={seed})");
-    seed
 }
 
 fn lockstep8(cfg: MemConfig) -> Bench<LockstepDut<8>> {

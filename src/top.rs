@@ -2,9 +2,11 @@
 //!
 //! The port list is the contract of SPEC section 2, flat and named
 //! `<group>_<field>` so that Vivado IP integrator and cocotbext-axi recognise
-//! the buses. Blocks are composed behind it as they land; until the
-//! translation path is in, the core behaves as a core whose MR table is empty
-//! (every MR INVALID, which is exactly the state after reset):
+//! the buses. Blocks are composed behind it as they land. The translation
+//! path is its own block ([`crate::translate::Translator`]); MRs reach it
+//! through the driver command path, which does not exist yet, so until then
+//! the core behaves as a core whose MR table is empty (every MR INVALID,
+//! which is exactly the state after reset):
 //!
 //! - every translation request is answered with one ACCESS_ERR beat
 //!   (`last` = 1, `pa` = 0, `seg_len` = 0), in order, with full valid/ready

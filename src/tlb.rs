@@ -255,11 +255,16 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     s1_set: DFF<Bits<SET_BITS>>,
     s1_mr: DFF<Bits<MR_BITS>>,
     s1_vpn: DFF<Bits<52>>,
+    // Huge entries holding the pending fill's key (valid or not), compared
+    // in stage 0 from registers so that stage 1 of a fill only ANDs with
+    // the valid bits.
+    s1_hdup: DFF<Bits<HUGE>>,
 
     // The RAM write committed at the previous edge, for the read that
     // happened at the same edge (the RAMs return the old word).
+    // The enables already include "same set as the read": they are
+    // registered so that no set compare sits in front of stage 1's logic.
     fwd_meta_en: DFF<Bit>,
-    fwd_set: DFF<Bits<SET_BITS>>,
     fwd_meta: DFF<Bits<8>>,
     fwd_way: DFF<Bits<4>>,
     fwd_entry: DFF<Bits<128>>,
@@ -294,7 +299,7 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     span: Signal<Local, Bits<52>>,
     ohi_m1: Signal<Local, Bits<64>>,
     // Stage 1.
-    fwd_same_set: Signal<Local, Bit>,
+    fwd_same_next: Signal<Local, Bit>,
     meta_eff: Signal<Local, Bits<8>>,
     valid4: Signal<Local, Bits<4>>,
     idx: Signal<Local, Bits<8>>,
@@ -313,6 +318,14 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     inv4_found: Signal<Local, Bit>,
     inv4_idx: Signal<Local, Bits<8>>,
     cmp_pn: Signal<Local, Bits<52>>,
+    hent0: Signal<Local, Bits<128>>,
+    hdup0: Signal<Local, Bits<HUGE>>,
+    hneg: Signal<Local, Bits<HUGE>>,
+    hvec: Signal<Local, Bits<HUGE>>,
+    hit_oh: Signal<Local, Bits<HUGE>>,
+    dup_oh: Signal<Local, Bits<HUGE>>,
+    inv_oh: Signal<Local, Bits<HUGE>>,
+    targeth_oh: Signal<Local, Bits<HUGE>>,
     mh: Signal<Local, Bits<HUGE>>,
     clrh: Signal<Local, Bits<HUGE>>,
     hith_found: Signal<Local, Bit>,
@@ -433,8 +446,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             s1_set: Default::default(),
             s1_mr: Default::default(),
             s1_vpn: Default::default(),
+            s1_hdup: Default::default(),
             fwd_meta_en: Default::default(),
-            fwd_set: Default::default(),
             fwd_meta: Default::default(),
             fwd_way: Default::default(),
             fwd_entry: Default::default(),
@@ -463,7 +476,7 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             hi_pn: Default::default(),
             span: Default::default(),
             ohi_m1: Default::default(),
-            fwd_same_set: Default::default(),
+            fwd_same_next: Default::default(),
             meta_eff: Default::default(),
             valid4: Default::default(),
             idx: Default::default(),
@@ -482,6 +495,14 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             inv4_found: Default::default(),
             inv4_idx: Default::default(),
             cmp_pn: Default::default(),
+            hent0: Default::default(),
+            hdup0: Default::default(),
+            hneg: Default::default(),
+            hvec: Default::default(),
+            hit_oh: Default::default(),
+            dup_oh: Default::default(),
+            inv_oh: Default::default(),
+            targeth_oh: Default::default(),
             mh: Default::default(),
             clrh: Default::default(),
             hith_found: Default::default(),
@@ -563,8 +584,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             s1_set,
             s1_mr,
             s1_vpn,
+            s1_hdup,
             fwd_meta_en,
-            fwd_set,
             fwd_meta,
             fwd_way,
             fwd_entry,
@@ -692,6 +713,26 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.fq_w.d.next = self.fill_writable.val();
         }
 
+        // The pending fill's huge key against every huge entry (registers
+        // only: the entries cannot change before the fill's stage 1, as
+        // only fills write them and one fill is in flight at a time).
+        self.hdup0.next = 0.into();
+        for e in 0..HUGE {
+            self.hent0.next = self.h_entry[e].q.val();
+            self.hdup0.next = self.hdup0.val().replace_bit(
+                e,
+                (self.hent0.val().get_bit(121) == (self.fq_size.q.val() == 2))
+                    && (self.hent0.val().get_bits::<16>(53)
+                        == bit_cast::<16, MR_BITS>(self.fq_mr.q.val()))
+                    && (self.hent0.val().get_bits::<34>(87)
+                        == self.fq_opn.q.val().get_bits::<34>(18))
+                    && (self.hent0.val().get_bit(121)
+                        || (self.hent0.val().get_bits::<9>(78)
+                            == self.fq_opn.q.val().get_bits::<9>(9))),
+            );
+        }
+        self.s1_hdup.d.next = self.hdup0.val();
+
         // Invalidation acceptance: precompute the bounds in page units.
         // 4 KiB pages overlapping [lo, hi) are lo_pn..=hi_pn. A huge page
         // with base page b overlaps iff b[51:9] (2 MiB) or b[51:18] (1 GiB)
@@ -735,9 +776,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         // ---------------------------------------------------------------
         // Stage 1: RAM words of stage 0's set are here; compare and write.
         // ---------------------------------------------------------------
-        self.fwd_same_set.next = self.fwd_set.q.val() == self.s1_set.q.val();
         self.meta_eff.next = self.meta.read_data.val();
-        if self.fwd_meta_en.q.val() && self.fwd_same_set.val() {
+        if self.fwd_meta_en.q.val() {
             self.meta_eff.next = self.fwd_meta.q.val();
         }
         self.valid4.next = self.meta_eff.val().get_bits::<4>(0);
@@ -766,7 +806,7 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         self.idx.next = 0.into();
         for w in 0..WAYS {
             self.ent.next = self.ways[w].read_data.val();
-            if self.fwd_way.q.val().get_bit(w) && self.fwd_same_set.val() {
+            if self.fwd_way.q.val().get_bit(w) {
                 self.ent.next = self.fwd_entry.q.val();
             }
             self.mr_eq.next =
@@ -811,17 +851,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
 
         // Huge entries: a lookup compares lk_off, a fill its own off page.
         self.cmp_pn.next = self.lk_off.val().get_bits::<52>(12);
-        if self.s1_fill.q.val() {
-            self.cmp_pn.next = self.fq_opn.q.val();
-        }
         self.mh.next = 0.into();
         self.clrh.next = 0.into();
-        self.hith_found.next = false;
-        self.hith_idx.next = 0.into();
-        self.duph_found.next = false;
-        self.duph_idx.next = 0.into();
-        self.invh_found.next = false;
-        self.invh_idx.next = 0.into();
         self.idx.next = 0.into();
         for e in 0..HUGE {
             self.ent.next = self.h_entry[e].q.val();
@@ -849,18 +880,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
                 } else {
                     self.acc_size.next = self.acc_size.val() | 1;
                 }
-                if !self.hith_found.val() {
-                    self.hith_found.next = true;
-                    self.hith_idx.next = self.idx.val();
-                }
-                if (self.gig.val() == self.fill_gig.val()) && !self.duph_found.val() {
-                    self.duph_found.next = true;
-                    self.duph_idx.next = self.idx.val();
-                }
-            }
-            if !self.h_valid.q.val().get_bit(e) && !self.invh_found.val() {
-                self.invh_found.next = true;
-                self.invh_idx.next = self.idx.val();
             }
             self.k43.next = self.ent.val().get_bits::<43>(78);
             self.lo43.next = self.inv_olo2.q.val();
@@ -879,6 +898,39 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
                             || ((self.inv_kind_r.q.val() == 2) && self.in_rng.val()))))
             {
                 self.clrh.next = self.clrh.val().replace_bit(e, true);
+            }
+            self.idx.next = self.idx.val() + 1;
+        }
+
+        // Lowest set bit of each 32-bit vector as x & -x (a carry chain,
+        // not a 32-deep priority chain), then its index by OR-ing the
+        // indices of the set bits. hit: lowest matching entry (lookups);
+        // dup: valid entry with the fill's key and size (at most one);
+        // inv: lowest invalid entry.
+        self.hneg.next = !self.mh.val() + 1;
+        self.hit_oh.next = self.mh.val() & self.hneg.val();
+        self.hvec.next = self.s1_hdup.q.val() & self.h_valid.q.val();
+        self.hneg.next = !self.hvec.val() + 1;
+        self.dup_oh.next = self.hvec.val() & self.hneg.val();
+        self.duph_found.next = self.hvec.val().any();
+        self.hvec.next = !self.h_valid.q.val();
+        self.hneg.next = !self.hvec.val() + 1;
+        self.inv_oh.next = self.hvec.val() & self.hneg.val();
+        self.invh_found.next = self.hvec.val().any();
+        self.hith_found.next = self.mh.val().any();
+        self.hith_idx.next = 0.into();
+        self.duph_idx.next = 0.into();
+        self.invh_idx.next = 0.into();
+        self.idx.next = 0.into();
+        for e in 0..HUGE {
+            if self.hit_oh.val().get_bit(e) {
+                self.hith_idx.next = self.hith_idx.val() | self.idx.val();
+            }
+            if self.dup_oh.val().get_bit(e) {
+                self.duph_idx.next = self.duph_idx.val() | self.idx.val();
+            }
+            if self.inv_oh.val().get_bit(e) {
+                self.invh_idx.next = self.invh_idx.val() | self.idx.val();
             }
             self.idx.next = self.idx.val() + 1;
         }
@@ -946,6 +998,18 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         } else if self.invh_found.val() {
             self.targeth.next = self.invh_idx.val();
         }
+        // The same choice one-hot, for the write enables of the entries.
+        self.targeth_oh.next = 0.into();
+        for e in 0..HUGE {
+            if self.plru_h.victim.val().index() == e {
+                self.targeth_oh.next = self.targeth_oh.val().replace_bit(e, true);
+            }
+        }
+        if self.duph_found.val() {
+            self.targeth_oh.next = self.dup_oh.val();
+        } else if self.invh_found.val() {
+            self.targeth_oh.next = self.inv_oh.val();
+        }
         self.plru_h.touch.next = self.hith_idx.val();
         if self.s1_fill.q.val() {
             self.plru_h.touch.next = self.targeth.val();
@@ -1010,10 +1074,15 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.ways[w].write_data.next = self.new_entry.val();
             self.ways[w].write_enable.next = self.way_we.val().get_bit(w);
         }
-        self.fwd_meta_en.d.next = self.meta_we.val();
-        self.fwd_set.d.next = self.s1_set.q.val();
+        // Stage 1's set is written now; the set read now is next clock's
+        // stage 1: forward when they are the same.
+        self.fwd_same_next.next = self.s1_set.q.val() == self.rd_set.val();
+        self.fwd_meta_en.d.next = self.meta_we.val() && self.fwd_same_next.val();
         self.fwd_meta.d.next = self.meta_wd.val();
-        self.fwd_way.d.next = self.way_we.val();
+        self.fwd_way.d.next = 0.into();
+        if self.fwd_same_next.val() {
+            self.fwd_way.d.next = self.way_we.val();
+        }
         self.fwd_entry.d.next = self.new_entry.val();
 
         // Huge writes.
@@ -1022,11 +1091,11 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         }
         if self.applyh.val() {
             for e in 0..HUGE {
-                if self.targeth.val().index() == e {
+                if self.targeth_oh.val().get_bit(e) {
                     self.h_entry[e].d.next = self.new_entry.val();
-                    self.h_valid.d.next = self.h_valid.q.val().replace_bit(e, true);
                 }
             }
+            self.h_valid.d.next = self.h_valid.q.val() | self.targeth_oh.val();
             self.h_plru.d.next = self.plru_h.touched.val();
         }
         if self.s1_sweep.q.val() && self.s1_last.q.val() {

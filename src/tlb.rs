@@ -260,6 +260,25 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     // the valid bits.
     s1_hdup: DFF<Bits<HUGE>>,
 
+    // Stage 2: the 4 KiB metadata and way writes of the operation that was
+    // in stage 1 in the previous clock, computed from these registers only
+    // (what stage 1 found: hit, first invalid way, the set's metadata, the
+    // ways a sweep clears, the word a fill writes). s2_same: stage 2's set
+    // is stage 1's set (registered a clock early).
+    s2_lk: DFF<Bit>,
+    s2_hit: DFF<Bit>,
+    s2_hit_idx: DFF<Bits<8>>,
+    s2_inv_found: DFF<Bit>,
+    s2_inv_idx: DFF<Bits<8>>,
+    s2_apply: DFF<Bit>,
+    s2_sweep: DFF<Bit>,
+    s2_clear: DFF<Bit>,
+    s2_set: DFF<Bits<SET_BITS>>,
+    s2_meta: DFF<Bits<8>>,
+    s2_clr4: DFF<Bits<4>>,
+    s2_entry: DFF<Bits<128>>,
+    s2_same: DFF<Bit>,
+
     // The RAM write committed at the previous edge, for the read that
     // happened at the same edge (the RAMs return the old word).
     // The enables already include "same set as the read": they are
@@ -447,6 +466,19 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             s1_mr: Default::default(),
             s1_vpn: Default::default(),
             s1_hdup: Default::default(),
+            s2_lk: Default::default(),
+            s2_hit: Default::default(),
+            s2_hit_idx: Default::default(),
+            s2_inv_found: Default::default(),
+            s2_inv_idx: Default::default(),
+            s2_apply: Default::default(),
+            s2_sweep: Default::default(),
+            s2_clear: Default::default(),
+            s2_set: Default::default(),
+            s2_meta: Default::default(),
+            s2_clr4: Default::default(),
+            s2_entry: Default::default(),
+            s2_same: Default::default(),
             fwd_meta_en: Default::default(),
             fwd_meta: Default::default(),
             fwd_way: Default::default(),
@@ -585,6 +617,19 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             s1_mr,
             s1_vpn,
             s1_hdup,
+            s2_lk,
+            s2_hit,
+            s2_hit_idx,
+            s2_inv_found,
+            s2_inv_idx,
+            s2_apply,
+            s2_sweep,
+            s2_clear,
+            s2_set,
+            s2_meta,
+            s2_clr4,
+            s2_entry,
+            s2_same,
             fwd_meta_en,
             fwd_meta,
             fwd_way,
@@ -774,11 +819,66 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         }
 
         // ---------------------------------------------------------------
+        // Stage 2: the 4 KiB writes of the operation stage 1 had in the
+        // previous clock, from registers only. The fill target is the way
+        // holding the same key, else the first invalid way, else the PLRU
+        // victim; a hit or a fill makes the way most recently used.
+        // ---------------------------------------------------------------
+        self.plru4.state.next = self.s2_meta.q.val().get_bits::<4>(4);
+        self.target4.next = self.plru4.victim.val();
+        if self.s2_hit.q.val() {
+            self.target4.next = self.s2_hit_idx.q.val();
+        } else if self.s2_inv_found.q.val() {
+            self.target4.next = self.s2_inv_idx.q.val();
+        }
+        self.plru4.touch.next = self.s2_hit_idx.q.val();
+        if self.s2_apply.q.val() {
+            self.plru4.touch.next = self.target4.val();
+        }
+        self.way_we.next = 0.into();
+        self.valid_new.next = self.s2_meta.q.val().get_bits::<4>(0);
+        self.meta_we.next = false;
+        self.meta_wd.next = self.s2_meta.q.val();
+        if self.s2_lk.q.val() && self.s2_hit.q.val() {
+            self.meta_we.next = true;
+            self.meta_wd.next = (bit_cast::<8, 4>(self.plru4.touched.val()) << 4)
+                | bit_cast::<8, 4>(self.valid_new.val());
+        }
+        if self.s2_apply.q.val() {
+            for w in 0..WAYS {
+                if self.target4.val().index() == w {
+                    self.way_we.next = self.way_we.val().replace_bit(w, true);
+                    self.valid_new.next = self.valid_new.val().replace_bit(w, true);
+                }
+            }
+            self.meta_we.next = true;
+            self.meta_wd.next = (bit_cast::<8, 4>(self.plru4.touched.val()) << 4)
+                | bit_cast::<8, 4>(self.valid_new.val());
+        }
+        if self.s2_sweep.q.val() {
+            self.meta_we.next = true;
+            self.meta_wd.next = (self.s2_meta.q.val() & 0xF0)
+                | bit_cast::<8, 4>(self.valid_new.val() & !self.s2_clr4.q.val());
+        }
+        if self.s2_clear.q.val() {
+            self.meta_wd.next = 0.into();
+        }
+        if self.rst.val() {
+            self.meta_we.next = false;
+            self.way_we.next = 0.into();
+        }
+
+        // ---------------------------------------------------------------
         // Stage 1: RAM words of stage 0's set are here; compare and write.
+        // The RAM words are corrected by the write committed at the
+        // previous edge (fwd_*) and then by the one stage 2 commits now.
         // ---------------------------------------------------------------
         self.meta_eff.next = self.meta.read_data.val();
         if self.fwd_meta_en.q.val() {
             self.meta_eff.next = self.fwd_meta.q.val();
+        }
+        if self.s2_same.q.val() && self.meta_we.val() {
+            self.meta_eff.next = self.meta_wd.val();
         }
         self.valid4.next = self.meta_eff.val().get_bits::<4>(0);
 
@@ -808,6 +908,9 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.ent.next = self.ways[w].read_data.val();
             if self.fwd_way.q.val().get_bit(w) {
                 self.ent.next = self.fwd_entry.q.val();
+            }
+            if self.s2_same.q.val() && self.way_we.val().get_bit(w) {
+                self.ent.next = self.s2_entry.q.val();
             }
             self.mr_eq.next =
                 self.ent.val().get_bits::<16>(53) == bit_cast::<16, MR_BITS>(self.s1_mr.q.val());
@@ -978,19 +1081,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.fq_issued.d.next = false;
         }
 
-        // Fill target: the entry holding the same key, else the first
+        // Huge fill target: the entry holding the same key, else the first
         // invalid entry, else the PLRU victim.
-        self.plru4.state.next = self.meta_eff.val().get_bits::<4>(4);
-        self.target4.next = self.plru4.victim.val();
-        if self.hit4_found.val() {
-            self.target4.next = self.hit4_idx.val();
-        } else if self.inv4_found.val() {
-            self.target4.next = self.inv4_idx.val();
-        }
-        self.plru4.touch.next = self.hit4_idx.val();
-        if self.s1_fill.q.val() {
-            self.plru4.touch.next = self.target4.val();
-        }
         self.plru_h.state.next = self.h_plru.q.val();
         self.targeth.next = self.plru_h.victim.val();
         if self.duph_found.val() {
@@ -1027,63 +1119,45 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         }
         self.new_entry.next = self.new_entry.val().replace_bit(52, self.fq_w.q.val());
 
-        // 4 KiB writes: the set's metadata and at most one way.
-        self.way_we.next = 0.into();
-        self.valid_new.next = self.valid4.val();
-        self.meta_we.next = false;
-        self.meta_wd.next = self.meta_eff.val();
-        if self.s1_lk.q.val() && self.hit4_found.val() {
-            self.meta_we.next = true;
-            self.meta_wd.next = (bit_cast::<8, 4>(self.plru4.touched.val()) << 4)
-                | bit_cast::<8, 4>(self.valid4.val());
-        }
-        if self.apply4.val() {
-            for w in 0..WAYS {
-                if self.target4.val().index() == w {
-                    self.way_we.next = self.way_we.val().replace_bit(w, true);
-                    self.valid_new.next = self.valid_new.val().replace_bit(w, true);
-                }
-            }
-            self.meta_we.next = true;
-            self.meta_wd.next = (bit_cast::<8, 4>(self.plru4.touched.val()) << 4)
-                | bit_cast::<8, 4>(self.valid_new.val());
-        }
-        if self.s1_sweep.q.val() {
-            self.meta_we.next = true;
-            self.meta_wd.next = (self.meta_eff.val() & 0xF0)
-                | bit_cast::<8, 4>(self.valid4.val() & !self.clr4.val());
-        }
-        if self.s1_clear.q.val() {
-            self.meta_wd.next = 0.into();
-        }
-        if self.rst.val() {
-            self.meta_we.next = false;
-            self.way_we.next = 0.into();
-        }
         self.meta.read_clock.next = self.clock.val();
         self.meta.write_clock.next = self.clock.val();
         self.meta.read_address.next = self.rd_set.val();
-        self.meta.write_address.next = self.s1_set.q.val();
+        self.meta.write_address.next = self.s2_set.q.val();
         self.meta.write_data.next = self.meta_wd.val();
         self.meta.write_enable.next = self.meta_we.val();
         for w in 0..WAYS {
             self.ways[w].read_clock.next = self.clock.val();
             self.ways[w].write_clock.next = self.clock.val();
             self.ways[w].read_address.next = self.rd_set.val();
-            self.ways[w].write_address.next = self.s1_set.q.val();
-            self.ways[w].write_data.next = self.new_entry.val();
+            self.ways[w].write_address.next = self.s2_set.q.val();
+            self.ways[w].write_data.next = self.s2_entry.q.val();
             self.ways[w].write_enable.next = self.way_we.val().get_bit(w);
         }
-        // Stage 1's set is written now; the set read now is next clock's
-        // stage 1: forward when they are the same.
-        self.fwd_same_next.next = self.s1_set.q.val() == self.rd_set.val();
+        // Stage 2's set is written now; the set read now is stage 1's two
+        // clocks later: forward when they are the same.
+        self.fwd_same_next.next = self.s2_set.q.val() == self.rd_set.val();
         self.fwd_meta_en.d.next = self.meta_we.val() && self.fwd_same_next.val();
         self.fwd_meta.d.next = self.meta_wd.val();
         self.fwd_way.d.next = 0.into();
         if self.fwd_same_next.val() {
             self.fwd_way.d.next = self.way_we.val();
         }
-        self.fwd_entry.d.next = self.new_entry.val();
+        self.fwd_entry.d.next = self.s2_entry.q.val();
+
+        // What stage 2 needs next clock.
+        self.s2_lk.d.next = self.s1_lk.q.val();
+        self.s2_hit.d.next = self.hit4_found.val();
+        self.s2_hit_idx.d.next = self.hit4_idx.val();
+        self.s2_inv_found.d.next = self.inv4_found.val();
+        self.s2_inv_idx.d.next = self.inv4_idx.val();
+        self.s2_apply.d.next = self.apply4.val();
+        self.s2_sweep.d.next = self.s1_sweep.q.val();
+        self.s2_clear.d.next = self.s1_clear.q.val();
+        self.s2_set.d.next = self.s1_set.q.val();
+        self.s2_meta.d.next = self.meta_eff.val();
+        self.s2_clr4.d.next = self.clr4.val();
+        self.s2_entry.d.next = self.new_entry.val();
+        self.s2_same.d.next = self.s1_set.q.val() == self.rd_set.val();
 
         // Huge writes.
         if self.s1_lk.q.val() && self.hith_found.val() {
@@ -1119,6 +1193,12 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.s1_sweep.d.next = false;
             self.s1_clear.d.next = false;
             self.s1_last.d.next = false;
+            self.s2_lk.d.next = false;
+            self.s2_hit.d.next = false;
+            self.s2_apply.d.next = false;
+            self.s2_sweep.d.next = false;
+            self.s2_clear.d.next = false;
+            self.s2_same.d.next = false;
             self.fwd_meta_en.d.next = false;
             self.fwd_way.d.next = 0.into();
             self.h_valid.d.next = 0.into();

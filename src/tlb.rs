@@ -100,7 +100,8 @@ pub enum TlbState {
 ///
 /// - Lookup: result in clock c0+2 (registered), one lookup per clock.
 /// - Fill accepted in clock a: it is issued in the first clock i > a in
-///   which no lookup is issued and written at the end of clock i+1; lookups
+///   which no lookup is issued and takes effect in clock i+1 (stage 1; the
+///   RAM write is at the end of i+2 and forwarded until then); lookups
 ///   issued after clock i see it (from a+2 when the TLB is idle). When a
 ///   lookup takes the clock a pending fill wanted, `ready` is low in the next
 ///   clock, so a fill costs at most one refused lookup clock. `fill_ready`
@@ -353,8 +354,8 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     duph_idx: Signal<Local, Bits<8>>,
     invh_found: Signal<Local, Bit>,
     invh_idx: Signal<Local, Bits<8>>,
-    seen: Signal<Local, Bit>,
-    seen2: Signal<Local, Bit>,
+    m4m1: Signal<Local, Bits<4>>,
+    mhm1: Signal<Local, Bits<HUGE>>,
     acc_ppn: Signal<Local, Bits<52>>,
     acc_w: Signal<Local, Bit>,
     acc_size: Signal<Local, Bits<2>>,
@@ -543,8 +544,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             duph_idx: Default::default(),
             invh_found: Default::default(),
             invh_idx: Default::default(),
-            seen: Default::default(),
-            seen2: Default::default(),
+            m4m1: Default::default(),
+            mhm1: Default::default(),
             acc_ppn: Default::default(),
             acc_w: Default::default(),
             acc_size: Default::default(),
@@ -898,8 +899,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         self.hit4_idx.next = 0.into();
         self.inv4_found.next = false;
         self.inv4_idx.next = 0.into();
-        self.seen.next = false;
-        self.seen2.next = false;
         self.acc_ppn.next = 0.into();
         self.acc_w.next = false;
         self.acc_size.next = 0.into();
@@ -919,10 +918,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
                 && (self.ent.val().get_bits::<52>(69) == self.s1_vpn.q.val());
             self.m4.next = self.m4.val().replace_bit(w, self.hit_one.val());
             if self.hit_one.val() {
-                if self.seen.val() {
-                    self.seen2.next = true;
-                }
-                self.seen.next = true;
                 self.acc_ppn.next = self.acc_ppn.val() | self.ent.val().get_bits::<52>(0);
                 if self.ent.val().get_bit(52) {
                     self.acc_w.next = true;
@@ -970,10 +965,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
                     || (self.ent.val().get_bits::<9>(78) == self.cmp_pn.val().get_bits::<9>(9)));
             self.mh.next = self.mh.val().replace_bit(e, self.hit_one.val());
             if self.hit_one.val() {
-                if self.seen.val() {
-                    self.seen2.next = true;
-                }
-                self.seen.next = true;
                 self.acc_ppn.next = self.acc_ppn.val() | self.ent.val().get_bits::<52>(0);
                 if self.ent.val().get_bit(52) {
                     self.acc_w.next = true;
@@ -1040,8 +1031,15 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
 
         // Lookup result.
         self.r_valid.d.next = self.s1_lk.q.val();
-        self.r_hit.d.next = self.s1_lk.q.val() && self.seen.val();
-        self.r_multi.d.next = self.s1_lk.q.val() && self.seen2.val();
+        // Hit and multi-hit from the match vectors: "two or more bits" is
+        // x & (x - 1) != 0 (a carry chain), not a chain through 36 entries.
+        self.m4m1.next = self.m4.val() - 1;
+        self.mhm1.next = self.mh.val() - 1;
+        self.r_hit.d.next = self.s1_lk.q.val() && (self.m4.val().any() || self.mh.val().any());
+        self.r_multi.d.next = self.s1_lk.q.val()
+            && ((self.m4.val() & self.m4m1.val()).any()
+                || (self.mh.val() & self.mhm1.val()).any()
+                || (self.m4.val().any() && self.mh.val().any()));
         self.r_ppn.d.next = 0.into();
         self.r_size.d.next = 0.into();
         self.r_w.d.next = false;

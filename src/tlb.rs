@@ -355,6 +355,9 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     invh_found: Signal<Local, Bit>,
     invh_idx: Signal<Local, Bits<8>>,
     m4m1: Signal<Local, Bits<4>>,
+    fm_fwd: Signal<Local, Bit>,
+    fm_s2: Signal<Local, Bit>,
+    key_eq: Signal<Local, Bit>,
     mhm1: Signal<Local, Bits<HUGE>>,
     acc_ppn: Signal<Local, Bits<52>>,
     acc_w: Signal<Local, Bit>,
@@ -545,6 +548,9 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             invh_found: Default::default(),
             invh_idx: Default::default(),
             m4m1: Default::default(),
+            fm_fwd: Default::default(),
+            fm_s2: Default::default(),
+            key_eq: Default::default(),
             mhm1: Default::default(),
             acc_ppn: Default::default(),
             acc_w: Default::default(),
@@ -902,20 +908,32 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         self.acc_ppn.next = 0.into();
         self.acc_w.next = false;
         self.acc_size.next = 0.into();
+        // The two forwarded words are compared from registers, apart from
+        // the RAM words, so the forwarding muxes are not in front of the
+        // block RAM's tag compare (its clock-to-output is half the clock).
+        self.fm_fwd.next = (self.fwd_entry.q.val().get_bits::<16>(53)
+            == bit_cast::<16, MR_BITS>(self.s1_mr.q.val()))
+            && (self.fwd_entry.q.val().get_bits::<52>(69) == self.s1_vpn.q.val());
+        self.fm_s2.next = (self.s2_entry.q.val().get_bits::<16>(53)
+            == bit_cast::<16, MR_BITS>(self.s1_mr.q.val()))
+            && (self.s2_entry.q.val().get_bits::<52>(69) == self.s1_vpn.q.val());
         self.idx.next = 0.into();
         for w in 0..WAYS {
             self.ent.next = self.ways[w].read_data.val();
+            self.key_eq.next = (self.ent.val().get_bits::<16>(53)
+                == bit_cast::<16, MR_BITS>(self.s1_mr.q.val()))
+                && (self.ent.val().get_bits::<52>(69) == self.s1_vpn.q.val());
             if self.fwd_way.q.val().get_bit(w) {
                 self.ent.next = self.fwd_entry.q.val();
+                self.key_eq.next = self.fm_fwd.val();
             }
             if self.s2_same.q.val() && self.way_we.val().get_bit(w) {
                 self.ent.next = self.s2_entry.q.val();
+                self.key_eq.next = self.fm_s2.val();
             }
             self.mr_eq.next =
                 self.ent.val().get_bits::<16>(53) == bit_cast::<16, MR_BITS>(self.s1_mr.q.val());
-            self.hit_one.next = self.valid4.val().get_bit(w)
-                && self.mr_eq.val()
-                && (self.ent.val().get_bits::<52>(69) == self.s1_vpn.q.val());
+            self.hit_one.next = self.valid4.val().get_bit(w) && self.key_eq.val();
             self.m4.next = self.m4.val().replace_bit(w, self.hit_one.val());
             if self.hit_one.val() {
                 self.acc_ppn.next = self.acc_ppn.val() | self.ent.val().get_bits::<52>(0);

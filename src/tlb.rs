@@ -100,7 +100,8 @@ pub enum TlbState {
 ///
 /// - Lookup: result in clock c0+2 (registered), one lookup per clock.
 /// - Fill accepted in clock a: it is issued in the first clock i > a in
-///   which no lookup is issued and written at the end of clock i+1; lookups
+///   which no lookup is issued and takes effect in clock i+1 (stage 1; the
+///   RAM write is at the end of i+2 and forwarded until then); lookups
 ///   issued after clock i see it (from a+2 when the TLB is idle). When a
 ///   lookup takes the clock a pending fill wanted, `ready` is low in the next
 ///   clock, so a fill costs at most one refused lookup clock. `fill_ready`
@@ -255,11 +256,35 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     s1_set: DFF<Bits<SET_BITS>>,
     s1_mr: DFF<Bits<MR_BITS>>,
     s1_vpn: DFF<Bits<52>>,
+    // Huge entries holding the pending fill's key (valid or not), compared
+    // in stage 0 from registers so that stage 1 of a fill only ANDs with
+    // the valid bits.
+    s1_hdup: DFF<Bits<HUGE>>,
+
+    // Stage 2: the 4 KiB metadata and way writes of the operation that was
+    // in stage 1 in the previous clock, computed from these registers only
+    // (what stage 1 found: hit, first invalid way, the set's metadata, the
+    // ways a sweep clears, the word a fill writes). s2_same: stage 2's set
+    // is stage 1's set (registered a clock early).
+    s2_lk: DFF<Bit>,
+    s2_hit: DFF<Bit>,
+    s2_hit_idx: DFF<Bits<8>>,
+    s2_inv_found: DFF<Bit>,
+    s2_inv_idx: DFF<Bits<8>>,
+    s2_apply: DFF<Bit>,
+    s2_sweep: DFF<Bit>,
+    s2_clear: DFF<Bit>,
+    s2_set: DFF<Bits<SET_BITS>>,
+    s2_meta: DFF<Bits<8>>,
+    s2_clr4: DFF<Bits<4>>,
+    s2_entry: DFF<Bits<128>>,
+    s2_same: DFF<Bit>,
 
     // The RAM write committed at the previous edge, for the read that
     // happened at the same edge (the RAMs return the old word).
+    // The enables already include "same set as the read": they are
+    // registered so that no set compare sits in front of stage 1's logic.
     fwd_meta_en: DFF<Bit>,
-    fwd_set: DFF<Bits<SET_BITS>>,
     fwd_meta: DFF<Bits<8>>,
     fwd_way: DFF<Bits<4>>,
     fwd_entry: DFF<Bits<128>>,
@@ -294,7 +319,7 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     span: Signal<Local, Bits<52>>,
     ohi_m1: Signal<Local, Bits<64>>,
     // Stage 1.
-    fwd_same_set: Signal<Local, Bit>,
+    fwd_same_next: Signal<Local, Bit>,
     meta_eff: Signal<Local, Bits<8>>,
     valid4: Signal<Local, Bits<4>>,
     idx: Signal<Local, Bits<8>>,
@@ -313,6 +338,14 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     inv4_found: Signal<Local, Bit>,
     inv4_idx: Signal<Local, Bits<8>>,
     cmp_pn: Signal<Local, Bits<52>>,
+    hent0: Signal<Local, Bits<128>>,
+    hdup0: Signal<Local, Bits<HUGE>>,
+    hneg: Signal<Local, Bits<HUGE>>,
+    hvec: Signal<Local, Bits<HUGE>>,
+    hit_oh: Signal<Local, Bits<HUGE>>,
+    dup_oh: Signal<Local, Bits<HUGE>>,
+    inv_oh: Signal<Local, Bits<HUGE>>,
+    targeth_oh: Signal<Local, Bits<HUGE>>,
     mh: Signal<Local, Bits<HUGE>>,
     clrh: Signal<Local, Bits<HUGE>>,
     hith_found: Signal<Local, Bit>,
@@ -321,8 +354,11 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     duph_idx: Signal<Local, Bits<8>>,
     invh_found: Signal<Local, Bit>,
     invh_idx: Signal<Local, Bits<8>>,
-    seen: Signal<Local, Bit>,
-    seen2: Signal<Local, Bit>,
+    m4m1: Signal<Local, Bits<4>>,
+    fm_fwd: Signal<Local, Bit>,
+    fm_s2: Signal<Local, Bit>,
+    key_eq: Signal<Local, Bit>,
+    mhm1: Signal<Local, Bits<HUGE>>,
     acc_ppn: Signal<Local, Bits<52>>,
     acc_w: Signal<Local, Bit>,
     acc_size: Signal<Local, Bits<2>>,
@@ -433,8 +469,21 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             s1_set: Default::default(),
             s1_mr: Default::default(),
             s1_vpn: Default::default(),
+            s1_hdup: Default::default(),
+            s2_lk: Default::default(),
+            s2_hit: Default::default(),
+            s2_hit_idx: Default::default(),
+            s2_inv_found: Default::default(),
+            s2_inv_idx: Default::default(),
+            s2_apply: Default::default(),
+            s2_sweep: Default::default(),
+            s2_clear: Default::default(),
+            s2_set: Default::default(),
+            s2_meta: Default::default(),
+            s2_clr4: Default::default(),
+            s2_entry: Default::default(),
+            s2_same: Default::default(),
             fwd_meta_en: Default::default(),
-            fwd_set: Default::default(),
             fwd_meta: Default::default(),
             fwd_way: Default::default(),
             fwd_entry: Default::default(),
@@ -463,7 +512,7 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             hi_pn: Default::default(),
             span: Default::default(),
             ohi_m1: Default::default(),
-            fwd_same_set: Default::default(),
+            fwd_same_next: Default::default(),
             meta_eff: Default::default(),
             valid4: Default::default(),
             idx: Default::default(),
@@ -482,6 +531,14 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             inv4_found: Default::default(),
             inv4_idx: Default::default(),
             cmp_pn: Default::default(),
+            hent0: Default::default(),
+            hdup0: Default::default(),
+            hneg: Default::default(),
+            hvec: Default::default(),
+            hit_oh: Default::default(),
+            dup_oh: Default::default(),
+            inv_oh: Default::default(),
+            targeth_oh: Default::default(),
             mh: Default::default(),
             clrh: Default::default(),
             hith_found: Default::default(),
@@ -490,8 +547,11 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             duph_idx: Default::default(),
             invh_found: Default::default(),
             invh_idx: Default::default(),
-            seen: Default::default(),
-            seen2: Default::default(),
+            m4m1: Default::default(),
+            fm_fwd: Default::default(),
+            fm_s2: Default::default(),
+            key_eq: Default::default(),
+            mhm1: Default::default(),
             acc_ppn: Default::default(),
             acc_w: Default::default(),
             acc_size: Default::default(),
@@ -563,8 +623,21 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             s1_set,
             s1_mr,
             s1_vpn,
+            s1_hdup,
+            s2_lk,
+            s2_hit,
+            s2_hit_idx,
+            s2_inv_found,
+            s2_inv_idx,
+            s2_apply,
+            s2_sweep,
+            s2_clear,
+            s2_set,
+            s2_meta,
+            s2_clr4,
+            s2_entry,
+            s2_same,
             fwd_meta_en,
-            fwd_set,
             fwd_meta,
             fwd_way,
             fwd_entry,
@@ -692,6 +765,26 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.fq_w.d.next = self.fill_writable.val();
         }
 
+        // The pending fill's huge key against every huge entry (registers
+        // only: the entries cannot change before the fill's stage 1, as
+        // only fills write them and one fill is in flight at a time).
+        self.hdup0.next = 0.into();
+        for e in 0..HUGE {
+            self.hent0.next = self.h_entry[e].q.val();
+            self.hdup0.next = self.hdup0.val().replace_bit(
+                e,
+                (self.hent0.val().get_bit(121) == (self.fq_size.q.val() == 2))
+                    && (self.hent0.val().get_bits::<16>(53)
+                        == bit_cast::<16, MR_BITS>(self.fq_mr.q.val()))
+                    && (self.hent0.val().get_bits::<34>(87)
+                        == self.fq_opn.q.val().get_bits::<34>(18))
+                    && (self.hent0.val().get_bit(121)
+                        || (self.hent0.val().get_bits::<9>(78)
+                            == self.fq_opn.q.val().get_bits::<9>(9))),
+            );
+        }
+        self.s1_hdup.d.next = self.hdup0.val();
+
         // Invalidation acceptance: precompute the bounds in page units.
         // 4 KiB pages overlapping [lo, hi) are lo_pn..=hi_pn. A huge page
         // with base page b overlaps iff b[51:9] (2 MiB) or b[51:18] (1 GiB)
@@ -733,12 +826,66 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         }
 
         // ---------------------------------------------------------------
-        // Stage 1: RAM words of stage 0's set are here; compare and write.
+        // Stage 2: the 4 KiB writes of the operation stage 1 had in the
+        // previous clock, from registers only. The fill target is the way
+        // holding the same key, else the first invalid way, else the PLRU
+        // victim; a hit or a fill makes the way most recently used.
         // ---------------------------------------------------------------
-        self.fwd_same_set.next = self.fwd_set.q.val() == self.s1_set.q.val();
+        self.plru4.state.next = self.s2_meta.q.val().get_bits::<4>(4);
+        self.target4.next = self.plru4.victim.val();
+        if self.s2_hit.q.val() {
+            self.target4.next = self.s2_hit_idx.q.val();
+        } else if self.s2_inv_found.q.val() {
+            self.target4.next = self.s2_inv_idx.q.val();
+        }
+        self.plru4.touch.next = self.s2_hit_idx.q.val();
+        if self.s2_apply.q.val() {
+            self.plru4.touch.next = self.target4.val();
+        }
+        self.way_we.next = 0.into();
+        self.valid_new.next = self.s2_meta.q.val().get_bits::<4>(0);
+        self.meta_we.next = false;
+        self.meta_wd.next = self.s2_meta.q.val();
+        if self.s2_lk.q.val() && self.s2_hit.q.val() {
+            self.meta_we.next = true;
+            self.meta_wd.next = (bit_cast::<8, 4>(self.plru4.touched.val()) << 4)
+                | bit_cast::<8, 4>(self.valid_new.val());
+        }
+        if self.s2_apply.q.val() {
+            for w in 0..WAYS {
+                if self.target4.val().index() == w {
+                    self.way_we.next = self.way_we.val().replace_bit(w, true);
+                    self.valid_new.next = self.valid_new.val().replace_bit(w, true);
+                }
+            }
+            self.meta_we.next = true;
+            self.meta_wd.next = (bit_cast::<8, 4>(self.plru4.touched.val()) << 4)
+                | bit_cast::<8, 4>(self.valid_new.val());
+        }
+        if self.s2_sweep.q.val() {
+            self.meta_we.next = true;
+            self.meta_wd.next = (self.s2_meta.q.val() & 0xF0)
+                | bit_cast::<8, 4>(self.valid_new.val() & !self.s2_clr4.q.val());
+        }
+        if self.s2_clear.q.val() {
+            self.meta_wd.next = 0.into();
+        }
+        if self.rst.val() {
+            self.meta_we.next = false;
+            self.way_we.next = 0.into();
+        }
+
+        // ---------------------------------------------------------------
+        // Stage 1: RAM words of stage 0's set are here; compare and write.
+        // The RAM words are corrected by the write committed at the
+        // previous edge (fwd_*) and then by the one stage 2 commits now.
+        // ---------------------------------------------------------------
         self.meta_eff.next = self.meta.read_data.val();
-        if self.fwd_meta_en.q.val() && self.fwd_same_set.val() {
+        if self.fwd_meta_en.q.val() {
             self.meta_eff.next = self.fwd_meta.q.val();
+        }
+        if self.s2_same.q.val() && self.meta_we.val() {
+            self.meta_eff.next = self.meta_wd.val();
         }
         self.valid4.next = self.meta_eff.val().get_bits::<4>(0);
 
@@ -758,28 +905,37 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         self.hit4_idx.next = 0.into();
         self.inv4_found.next = false;
         self.inv4_idx.next = 0.into();
-        self.seen.next = false;
-        self.seen2.next = false;
         self.acc_ppn.next = 0.into();
         self.acc_w.next = false;
         self.acc_size.next = 0.into();
+        // The two forwarded words are compared from registers, apart from
+        // the RAM words, so the forwarding muxes are not in front of the
+        // block RAM's tag compare (its clock-to-output is half the clock).
+        self.fm_fwd.next = (self.fwd_entry.q.val().get_bits::<16>(53)
+            == bit_cast::<16, MR_BITS>(self.s1_mr.q.val()))
+            && (self.fwd_entry.q.val().get_bits::<52>(69) == self.s1_vpn.q.val());
+        self.fm_s2.next = (self.s2_entry.q.val().get_bits::<16>(53)
+            == bit_cast::<16, MR_BITS>(self.s1_mr.q.val()))
+            && (self.s2_entry.q.val().get_bits::<52>(69) == self.s1_vpn.q.val());
         self.idx.next = 0.into();
         for w in 0..WAYS {
             self.ent.next = self.ways[w].read_data.val();
-            if self.fwd_way.q.val().get_bit(w) && self.fwd_same_set.val() {
+            self.key_eq.next = (self.ent.val().get_bits::<16>(53)
+                == bit_cast::<16, MR_BITS>(self.s1_mr.q.val()))
+                && (self.ent.val().get_bits::<52>(69) == self.s1_vpn.q.val());
+            if self.fwd_way.q.val().get_bit(w) {
                 self.ent.next = self.fwd_entry.q.val();
+                self.key_eq.next = self.fm_fwd.val();
+            }
+            if self.s2_same.q.val() && self.way_we.val().get_bit(w) {
+                self.ent.next = self.s2_entry.q.val();
+                self.key_eq.next = self.fm_s2.val();
             }
             self.mr_eq.next =
                 self.ent.val().get_bits::<16>(53) == bit_cast::<16, MR_BITS>(self.s1_mr.q.val());
-            self.hit_one.next = self.valid4.val().get_bit(w)
-                && self.mr_eq.val()
-                && (self.ent.val().get_bits::<52>(69) == self.s1_vpn.q.val());
+            self.hit_one.next = self.valid4.val().get_bit(w) && self.key_eq.val();
             self.m4.next = self.m4.val().replace_bit(w, self.hit_one.val());
             if self.hit_one.val() {
-                if self.seen.val() {
-                    self.seen2.next = true;
-                }
-                self.seen.next = true;
                 self.acc_ppn.next = self.acc_ppn.val() | self.ent.val().get_bits::<52>(0);
                 if self.ent.val().get_bit(52) {
                     self.acc_w.next = true;
@@ -811,17 +967,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
 
         // Huge entries: a lookup compares lk_off, a fill its own off page.
         self.cmp_pn.next = self.lk_off.val().get_bits::<52>(12);
-        if self.s1_fill.q.val() {
-            self.cmp_pn.next = self.fq_opn.q.val();
-        }
         self.mh.next = 0.into();
         self.clrh.next = 0.into();
-        self.hith_found.next = false;
-        self.hith_idx.next = 0.into();
-        self.duph_found.next = false;
-        self.duph_idx.next = 0.into();
-        self.invh_found.next = false;
-        self.invh_idx.next = 0.into();
         self.idx.next = 0.into();
         for e in 0..HUGE {
             self.ent.next = self.h_entry[e].q.val();
@@ -836,10 +983,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
                     || (self.ent.val().get_bits::<9>(78) == self.cmp_pn.val().get_bits::<9>(9)));
             self.mh.next = self.mh.val().replace_bit(e, self.hit_one.val());
             if self.hit_one.val() {
-                if self.seen.val() {
-                    self.seen2.next = true;
-                }
-                self.seen.next = true;
                 self.acc_ppn.next = self.acc_ppn.val() | self.ent.val().get_bits::<52>(0);
                 if self.ent.val().get_bit(52) {
                     self.acc_w.next = true;
@@ -849,18 +992,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
                 } else {
                     self.acc_size.next = self.acc_size.val() | 1;
                 }
-                if !self.hith_found.val() {
-                    self.hith_found.next = true;
-                    self.hith_idx.next = self.idx.val();
-                }
-                if (self.gig.val() == self.fill_gig.val()) && !self.duph_found.val() {
-                    self.duph_found.next = true;
-                    self.duph_idx.next = self.idx.val();
-                }
-            }
-            if !self.h_valid.q.val().get_bit(e) && !self.invh_found.val() {
-                self.invh_found.next = true;
-                self.invh_idx.next = self.idx.val();
             }
             self.k43.next = self.ent.val().get_bits::<43>(78);
             self.lo43.next = self.inv_olo2.q.val();
@@ -883,10 +1014,50 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.idx.next = self.idx.val() + 1;
         }
 
+        // Lowest set bit of each 32-bit vector as x & -x (a carry chain,
+        // not a 32-deep priority chain), then its index by OR-ing the
+        // indices of the set bits. hit: lowest matching entry (lookups);
+        // dup: valid entry with the fill's key and size (at most one);
+        // inv: lowest invalid entry.
+        self.hneg.next = !self.mh.val() + 1;
+        self.hit_oh.next = self.mh.val() & self.hneg.val();
+        self.hvec.next = self.s1_hdup.q.val() & self.h_valid.q.val();
+        self.hneg.next = !self.hvec.val() + 1;
+        self.dup_oh.next = self.hvec.val() & self.hneg.val();
+        self.duph_found.next = self.hvec.val().any();
+        self.hvec.next = !self.h_valid.q.val();
+        self.hneg.next = !self.hvec.val() + 1;
+        self.inv_oh.next = self.hvec.val() & self.hneg.val();
+        self.invh_found.next = self.hvec.val().any();
+        self.hith_found.next = self.mh.val().any();
+        self.hith_idx.next = 0.into();
+        self.duph_idx.next = 0.into();
+        self.invh_idx.next = 0.into();
+        self.idx.next = 0.into();
+        for e in 0..HUGE {
+            if self.hit_oh.val().get_bit(e) {
+                self.hith_idx.next = self.hith_idx.val() | self.idx.val();
+            }
+            if self.dup_oh.val().get_bit(e) {
+                self.duph_idx.next = self.duph_idx.val() | self.idx.val();
+            }
+            if self.inv_oh.val().get_bit(e) {
+                self.invh_idx.next = self.invh_idx.val() | self.idx.val();
+            }
+            self.idx.next = self.idx.val() + 1;
+        }
+
         // Lookup result.
         self.r_valid.d.next = self.s1_lk.q.val();
-        self.r_hit.d.next = self.s1_lk.q.val() && self.seen.val();
-        self.r_multi.d.next = self.s1_lk.q.val() && self.seen2.val();
+        // Hit and multi-hit from the match vectors: "two or more bits" is
+        // x & (x - 1) != 0 (a carry chain), not a chain through 36 entries.
+        self.m4m1.next = self.m4.val() - 1;
+        self.mhm1.next = self.mh.val() - 1;
+        self.r_hit.d.next = self.s1_lk.q.val() && (self.m4.val().any() || self.mh.val().any());
+        self.r_multi.d.next = self.s1_lk.q.val()
+            && ((self.m4.val() & self.m4m1.val()).any()
+                || (self.mh.val() & self.mhm1.val()).any()
+                || (self.m4.val().any() && self.mh.val().any()));
         self.r_ppn.d.next = 0.into();
         self.r_size.d.next = 0.into();
         self.r_w.d.next = false;
@@ -926,25 +1097,26 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.fq_issued.d.next = false;
         }
 
-        // Fill target: the entry holding the same key, else the first
+        // Huge fill target: the entry holding the same key, else the first
         // invalid entry, else the PLRU victim.
-        self.plru4.state.next = self.meta_eff.val().get_bits::<4>(4);
-        self.target4.next = self.plru4.victim.val();
-        if self.hit4_found.val() {
-            self.target4.next = self.hit4_idx.val();
-        } else if self.inv4_found.val() {
-            self.target4.next = self.inv4_idx.val();
-        }
-        self.plru4.touch.next = self.hit4_idx.val();
-        if self.s1_fill.q.val() {
-            self.plru4.touch.next = self.target4.val();
-        }
         self.plru_h.state.next = self.h_plru.q.val();
         self.targeth.next = self.plru_h.victim.val();
         if self.duph_found.val() {
             self.targeth.next = self.duph_idx.val();
         } else if self.invh_found.val() {
             self.targeth.next = self.invh_idx.val();
+        }
+        // The same choice one-hot, for the write enables of the entries.
+        self.targeth_oh.next = 0.into();
+        for e in 0..HUGE {
+            if self.plru_h.victim.val().index() == e {
+                self.targeth_oh.next = self.targeth_oh.val().replace_bit(e, true);
+            }
+        }
+        if self.duph_found.val() {
+            self.targeth_oh.next = self.dup_oh.val();
+        } else if self.invh_found.val() {
+            self.targeth_oh.next = self.inv_oh.val();
         }
         self.plru_h.touch.next = self.hith_idx.val();
         if self.s1_fill.q.val() {
@@ -963,58 +1135,45 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         }
         self.new_entry.next = self.new_entry.val().replace_bit(52, self.fq_w.q.val());
 
-        // 4 KiB writes: the set's metadata and at most one way.
-        self.way_we.next = 0.into();
-        self.valid_new.next = self.valid4.val();
-        self.meta_we.next = false;
-        self.meta_wd.next = self.meta_eff.val();
-        if self.s1_lk.q.val() && self.hit4_found.val() {
-            self.meta_we.next = true;
-            self.meta_wd.next = (bit_cast::<8, 4>(self.plru4.touched.val()) << 4)
-                | bit_cast::<8, 4>(self.valid4.val());
-        }
-        if self.apply4.val() {
-            for w in 0..WAYS {
-                if self.target4.val().index() == w {
-                    self.way_we.next = self.way_we.val().replace_bit(w, true);
-                    self.valid_new.next = self.valid_new.val().replace_bit(w, true);
-                }
-            }
-            self.meta_we.next = true;
-            self.meta_wd.next = (bit_cast::<8, 4>(self.plru4.touched.val()) << 4)
-                | bit_cast::<8, 4>(self.valid_new.val());
-        }
-        if self.s1_sweep.q.val() {
-            self.meta_we.next = true;
-            self.meta_wd.next = (self.meta_eff.val() & 0xF0)
-                | bit_cast::<8, 4>(self.valid4.val() & !self.clr4.val());
-        }
-        if self.s1_clear.q.val() {
-            self.meta_wd.next = 0.into();
-        }
-        if self.rst.val() {
-            self.meta_we.next = false;
-            self.way_we.next = 0.into();
-        }
         self.meta.read_clock.next = self.clock.val();
         self.meta.write_clock.next = self.clock.val();
         self.meta.read_address.next = self.rd_set.val();
-        self.meta.write_address.next = self.s1_set.q.val();
+        self.meta.write_address.next = self.s2_set.q.val();
         self.meta.write_data.next = self.meta_wd.val();
         self.meta.write_enable.next = self.meta_we.val();
         for w in 0..WAYS {
             self.ways[w].read_clock.next = self.clock.val();
             self.ways[w].write_clock.next = self.clock.val();
             self.ways[w].read_address.next = self.rd_set.val();
-            self.ways[w].write_address.next = self.s1_set.q.val();
-            self.ways[w].write_data.next = self.new_entry.val();
+            self.ways[w].write_address.next = self.s2_set.q.val();
+            self.ways[w].write_data.next = self.s2_entry.q.val();
             self.ways[w].write_enable.next = self.way_we.val().get_bit(w);
         }
-        self.fwd_meta_en.d.next = self.meta_we.val();
-        self.fwd_set.d.next = self.s1_set.q.val();
+        // Stage 2's set is written now; the set read now is stage 1's two
+        // clocks later: forward when they are the same.
+        self.fwd_same_next.next = self.s2_set.q.val() == self.rd_set.val();
+        self.fwd_meta_en.d.next = self.meta_we.val() && self.fwd_same_next.val();
         self.fwd_meta.d.next = self.meta_wd.val();
-        self.fwd_way.d.next = self.way_we.val();
-        self.fwd_entry.d.next = self.new_entry.val();
+        self.fwd_way.d.next = 0.into();
+        if self.fwd_same_next.val() {
+            self.fwd_way.d.next = self.way_we.val();
+        }
+        self.fwd_entry.d.next = self.s2_entry.q.val();
+
+        // What stage 2 needs next clock.
+        self.s2_lk.d.next = self.s1_lk.q.val();
+        self.s2_hit.d.next = self.hit4_found.val();
+        self.s2_hit_idx.d.next = self.hit4_idx.val();
+        self.s2_inv_found.d.next = self.inv4_found.val();
+        self.s2_inv_idx.d.next = self.inv4_idx.val();
+        self.s2_apply.d.next = self.apply4.val();
+        self.s2_sweep.d.next = self.s1_sweep.q.val();
+        self.s2_clear.d.next = self.s1_clear.q.val();
+        self.s2_set.d.next = self.s1_set.q.val();
+        self.s2_meta.d.next = self.meta_eff.val();
+        self.s2_clr4.d.next = self.clr4.val();
+        self.s2_entry.d.next = self.new_entry.val();
+        self.s2_same.d.next = self.s1_set.q.val() == self.rd_set.val();
 
         // Huge writes.
         if self.s1_lk.q.val() && self.hith_found.val() {
@@ -1022,11 +1181,11 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         }
         if self.applyh.val() {
             for e in 0..HUGE {
-                if self.targeth.val().index() == e {
+                if self.targeth_oh.val().get_bit(e) {
                     self.h_entry[e].d.next = self.new_entry.val();
-                    self.h_valid.d.next = self.h_valid.q.val().replace_bit(e, true);
                 }
             }
+            self.h_valid.d.next = self.h_valid.q.val() | self.targeth_oh.val();
             self.h_plru.d.next = self.plru_h.touched.val();
         }
         if self.s1_sweep.q.val() && self.s1_last.q.val() {
@@ -1050,6 +1209,12 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.s1_sweep.d.next = false;
             self.s1_clear.d.next = false;
             self.s1_last.d.next = false;
+            self.s2_lk.d.next = false;
+            self.s2_hit.d.next = false;
+            self.s2_apply.d.next = false;
+            self.s2_sweep.d.next = false;
+            self.s2_clear.d.next = false;
+            self.s2_same.d.next = false;
             self.fwd_meta_en.d.next = false;
             self.fwd_way.d.next = 0.into();
             self.h_valid.d.next = 0.into();

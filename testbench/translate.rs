@@ -226,6 +226,15 @@ struct VerilatedBackend {
     clk: usize,
 }
 
+impl VerilatedBackend {
+    /// Builds the Verilated model of `uut`'s generated Verilog as `name`.
+    fn new<B: Block>(uut: B, name: &str) -> Self {
+        let m = Verilated::new(&verilog_of(uut, name), name);
+        let clk = m.port("clock");
+        Self { m, clk }
+    }
+}
+
 impl Backend for VerilatedBackend {
     fn settle(&mut self, i: &Inputs) -> Outputs {
         let m = &mut self.m;
@@ -616,14 +625,7 @@ fn small_translator_matches_reference_on_verilog_random_long() {
     let seed = seed();
     let mut rng = StdRng::seed_from_u64(seed);
     let w = build_world(&mut rng, 3, MemConfig::random(1, 500, seed ^ 1));
-    let mut be = VerilatedBackend {
-        m: Verilated::new(
-            &verilog_of(Small::new(QPS as usize), "translator_small"),
-            "translator_small",
-        ),
-        clk: 0,
-    };
-    be.clk = be.m.port("clock");
+    let mut be = VerilatedBackend::new(Small::new(QPS as usize), "translator_small");
     let mut b = Bench::new(rng, w, 60, 70, 20_000);
     run(&mut b, &mut be, 1_000_000, 200_000);
     coverage(&b);
@@ -634,14 +636,7 @@ fn full_translator_matches_reference_on_verilog_random() {
     let seed = seed();
     let mut rng = StdRng::seed_from_u64(seed);
     let w = build_world(&mut rng, 8, MemConfig::random(1, 200, seed ^ 1));
-    let mut be = VerilatedBackend {
-        m: Verilated::new(
-            &verilog_of(Full::new(QPS as usize), "translator_full"),
-            "translator_full",
-        ),
-        clk: 0,
-    };
-    be.clk = be.m.port("clock");
+    let mut be = VerilatedBackend::new(Full::new(QPS as usize), "translator_full");
     let mut b = Bench::new(rng, w, 80, 80, 0);
     run(&mut b, &mut be, 200_000, 100_000);
     coverage(&b);
@@ -701,14 +696,7 @@ fn translator_verilog_passes_yosys_and_verilator_lint_small_and_full() {
 /// its beats `(status, pa, seg_len, last)`, checking each answer against the
 /// reference model too.
 fn answers(w: &mut World, reqs: &[Req]) -> Vec<Vec<(u8, u64, u64, bool)>> {
-    let mut be = VerilatedBackend {
-        m: Verilated::new(
-            &verilog_of(Small::new(QPS as usize), "translator_small"),
-            "translator_small",
-        ),
-        clk: 0,
-    };
-    be.clk = be.m.port("clock");
+    let mut be = VerilatedBackend::new(Small::new(QPS as usize), "translator_small");
     let mut clock = 0u64;
     let mut step = |w: &mut World, i: &mut Inputs| -> Outputs {
         i.axi = w.mem.outputs();

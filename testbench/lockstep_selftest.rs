@@ -83,7 +83,7 @@ fn bits128(v: u128) -> Bits<128> {
 }
 
 #[test]
-fn lockstep_agrees_on_a_correctly_written_block() {
+fn lockstep_agrees_on_random_stimulus_to_a_correctly_written_block() {
     let mut ls = Lockstep::new(Careful::default(), "careful", |u, h| {
         u.clock.next = h.into()
     });
@@ -186,7 +186,7 @@ fn port_parser_reads_rust_hdl_declarations() {
 /// The fast backend: the Verilated model alone, checked every clock against
 /// a plain-Rust model of `Careful`, for a million clocks.
 #[test]
-fn verilated_backend_runs_a_million_clocks_against_a_reference() {
+fn verilated_backend_runs_a_million_random_clocks_against_a_reference() {
     let mut uut = Careful::default();
     uut.connect_all();
     let v = odp_mmu::verilog::generate(&uut, "careful");

@@ -1286,18 +1286,28 @@ fn run_random<D: Dut>(
     let mut b = Bench::new(dut, set_bits, huge);
     b.reset();
     let mut stim = Stim::new(seed, mr_bits);
-    for c in 0..clocks {
+    let mut c = 0;
+    while !harness::done(c, clocks, clocks * 10, || {
+        let r = &b.r;
+        vec![
+            ("misses", r.lookups - r.hits, 1),
+            ("4 KiB hits", r.hits_by_size[0], 1),
+            ("2 MiB hits", r.hits_by_size[1], 1),
+            ("1 GiB hits", r.hits_by_size[2], 1),
+            ("invalidations", r.invalidations, 1),
+            ("fills dropped", r.fills_dropped, 1),
+        ]
+    }) {
         let o = b.dut.outs();
         let (ins, off) = stim.next(&o, c);
         b.step(ins, off);
+        c += 1;
     }
     let r = b.r;
     println!(
-        "{clocks} clocks: {} lookups, {} hits (4K/2M/1G {:?}), {} fills applied, {} dropped, {} invalidations, {} refused clocks",
+        "{c} clocks: {} lookups, {} hits (4K/2M/1G {:?}), {} fills applied, {} dropped, {} invalidations, {} refused clocks",
         r.lookups, r.hits, r.hits_by_size, r.fills_applied, r.fills_dropped, r.invalidations, r.refused_clocks
     );
-    assert!(r.lookups > r.hits && r.invalidations > 0 && r.fills_dropped > 0);
-    assert!(r.hits_by_size.iter().all(|&h| h > 0), "hits of every size");
     r
 }
 
@@ -1312,12 +1322,12 @@ fn tlb_random_against_reference_default() {
 }
 
 #[test]
-fn tlb_lockstep_verilog_matches_rust_hdl_small() {
+fn tlb_random_lockstep_verilog_matches_rust_hdl_small() {
     run_random(Lock::<2, 3, 4>::new("tlb_small"), 2, 3, 4, 20_000, seed());
 }
 
 #[test]
-fn tlb_lockstep_verilog_matches_rust_hdl_default() {
+fn tlb_random_lockstep_verilog_matches_rust_hdl_default() {
     run_random(
         Lock::<8, 8, 32>::new("tlb_default"),
         8,
@@ -1329,14 +1339,14 @@ fn tlb_lockstep_verilog_matches_rust_hdl_default() {
 }
 
 #[test]
-fn tlb_verilated_long_run_small() {
+fn tlb_random_long_run_on_verilog_small() {
     let start = Instant::now();
     run_random(Ver::new::<2, 3, 4>("tlb_small"), 2, 3, 4, 2_000_000, seed());
     println!("{:.1} s", start.elapsed().as_secs_f64());
 }
 
 #[test]
-fn tlb_verilated_long_run_default() {
+fn tlb_random_long_run_on_verilog_default() {
     let start = Instant::now();
     run_random(
         Ver::new::<8, 8, 32>("tlb_default"),

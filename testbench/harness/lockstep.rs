@@ -118,6 +118,15 @@ impl<U: Block> Lockstep<U> {
         drive: impl FnOnce(u64, &mut U),
         observe: impl FnOnce(u64, &U),
     ) -> Result<(), Mismatch> {
+        self.settle(drive)?;
+        observe(self.clock, &self.uut);
+        self.edge();
+        Ok(())
+    }
+
+    /// The first half of `step`: `drive`, settle both models, compare every
+    /// output. The settled rust-hdl model is then in `uut`.
+    pub fn settle(&mut self, drive: impl FnOnce(u64, &mut U)) -> Result<(), Mismatch> {
         drive(self.clock, &mut self.uut);
         assert!(
             simulate(&mut self.uut, 10_000),
@@ -143,7 +152,11 @@ impl<U: Block> Lockstep<U> {
                 }
             }
         }
-        observe(self.clock, &self.uut);
+        Ok(())
+    }
+
+    /// The second half of `step`: the rising and falling edges on both.
+    pub fn edge(&mut self) {
         for level in [true, false] {
             (self.set_clock)(&mut self.uut, level);
             assert!(
@@ -154,7 +167,6 @@ impl<U: Block> Lockstep<U> {
             self.model.eval();
         }
         self.clock += 1;
-        Ok(())
     }
 
     /// Runs `clocks` clocks of `drive` / `observe` (see `step`).

@@ -1,6 +1,7 @@
 //! Shared testbench infrastructure: the Verilated-model loader, the lockstep
-//! runner, rust-hdl port access and the synthesizability checks. Each test
-//! target includes this module with `#[path = "harness/mod.rs"] mod harness;`.
+//! runner, rust-hdl port access, the synthesizability checks, and the seed
+//! and stop rules of every random test. Each test target includes this
+//! module with `#[path = "harness/mod.rs"] mod harness;`.
 #![allow(dead_code)] // each test target uses a different part of the harness
 
 pub mod checks;
@@ -9,15 +10,82 @@ pub mod monitor;
 pub mod rhdl;
 pub mod verilated;
 
-use rand::Rng;
-
-/// The seed of a random test: `ODP_SEED` when set (replay), else a fresh
-/// one. Printed so that a failing run can be replayed.
+/// The seed of a random test.
+///
+/// `ODP_SEED=<n>` runs seed `n` (a replay, or one seed of a soak run).
+/// Without it the seed is fixed: the 64-bit FNV-1a hash of the test's name
+/// (the name of the thread the test runner gives the test), so the test
+/// command gives the same verdict on every run and every machine. The seed
+/// is printed, and the runner shows it with the output of a failing test.
+///
+/// Every test that calls this has `random` in its name: that is how
+/// `testbench/soak.sh` finds the tests to run over fresh seeds, and this
+/// function refuses to serve a test that breaks the rule.
 pub fn seed() -> u64 {
-    let seed = std::env::var("ODP_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| rand::thread_rng().gen());
+    let name = std::thread::current()
+        .name()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        name.contains("random"),
+        "test `{name}` draws a seed but has no `random` in its name (soak finds random tests by name)"
+    );
+    let seed = match std::env::var("ODP_SEED") {
+        Ok(s) => s
+            .trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("ODP_SEED must be an unsigned 64-bit number, got {s:?}")),
+        Err(_) => fixed_seed(&name),
+    };
     println!("seed {seed} (replay with ODP_SEED={seed})");
     seed
+}
+
+/// The fixed seed of a test: FNV-1a (64-bit) of its name.
+pub fn fixed_seed(name: &str) -> u64 {
+    name.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// Coverage bins of a random run: `(name, reached, wanted)`.
+pub type Bins = Vec<(&'static str, u64, u64)>;
+
+/// `ODP_SCALE` (default 1): the factor `done` applies to the length of
+/// every random run; soak runs set it for runs of 10^7 clocks and more.
+pub fn scale() -> u64 {
+    static SCALE: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *SCALE.get_or_init(|| match std::env::var("ODP_SCALE") {
+        Ok(s) => s
+            .trim()
+            .parse()
+            .ok()
+            .filter(|&k| k >= 1)
+            .unwrap_or_else(|| panic!("ODP_SCALE must be a whole number >= 1, got {s:?}")),
+        Err(_) => 1,
+    })
+}
+
+/// The stop rule of every random run: at least `clocks` clocks, then on
+/// until every bin has reached its count, so that no verdict depends on
+/// whether a seed happened to exercise a mechanism. Past `cap` clocks the
+/// run fails, naming the bins still short. `bins` is evaluated only once
+/// `clock >= clocks`, every 64 clocks. Both lengths are multiplied by
+/// `scale()`.
+pub fn done(clock: u64, clocks: u64, cap: u64, bins: impl FnOnce() -> Bins) -> bool {
+    let (clocks, cap) = (clocks * scale(), cap * scale());
+    if clock < clocks || !clock.is_multiple_of(64) {
+        return false;
+    }
+    let short: Vec<String> = bins()
+        .into_iter()
+        .filter(|&(_, got, want)| got < want)
+        .map(|(name, got, want)| format!("{name}: {got} of {want}"))
+        .collect();
+    assert!(
+        short.is_empty() || clock < cap,
+        "coverage not reached after {clock} clocks (weak stimulus): {}",
+        short.join(", ")
+    );
+    short.is_empty()
 }

@@ -630,13 +630,14 @@ impl Bench {
             assert_eq!(
                 q.front(),
                 Some(&tag),
-                "clock {c}: QP {} answered out of order",
-                f.req.qpn
+                "clock {c}: QP {} answered out of order: tag {tag} {:x?} before the tag sent ahead of it",
+                f.req.qpn,
+                f.req
             );
             assert_eq!(
                 status, f.answer.status,
-                "clock {c}: status of tag {tag} {:x?}",
-                f.req
+                "clock {c}: status of tag {tag} {:x?} (reference answer {:x?})",
+                f.req, f.answer.beats
             );
             if status == OK {
                 assert_eq!(

@@ -10,6 +10,7 @@
 //! thin command-line front end (`verilog`, `synth`, `pnr`, `bench`).
 
 pub mod bench;
+pub mod command;
 pub mod common;
 pub mod flow;
 pub mod mr_table;

@@ -4,6 +4,7 @@
 //! laid out in it with the reference walk of SPEC section 3, and the
 //! reference MR protection check.
 
+pub mod command_ref;
 pub mod host_memory;
 pub mod mr_check;
 pub mod page_table;

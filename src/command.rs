@@ -1,0 +1,321 @@
+//! Command unit: executes the driver's commands against the datapath.
+//!
+//! The CSR block hands over one command at a time (op, tag and the argument
+//! words the driver staged) as a valid/ready stream; this block checks it,
+//! carries it out and reports a result code, which the CSR block shows in
+//! `CMD_STATUS` (and, for a bad command, in `ERROR` / `ERROR_INFO`). Built
+//! now: MR_WRITE (every field of one MR) and MR_SET_STATE. The other op codes
+//! of the register map (suspend and resume with drain, invalidate, prefetch,
+//! resume-fault, QP reset, per-QP RNR timer) belong to blocks still to come:
+//! they are answered [`RES_NOT_BUILT`] and change nothing, the SPEC's rule
+//! for a bad command.
+//!
+//! See `docs/commands.md` for every command's fields and result codes.
+
+use rust_hdl::prelude::*;
+
+/// Op code: write every field of one MR.
+pub const OP_MR_WRITE: u64 = 0x01;
+/// Op code: set the state of one MR (invalid, valid, suspended), no drain.
+pub const OP_MR_SET_STATE: u64 = 0x02;
+/// Op codes of commands whose blocks are not built yet: MR_SUSPEND,
+/// MR_RESUME, INVALIDATE, PREFETCH, RESUME_FAULT, QP_RESET, QP_RNR_TIMER.
+pub const OPS_PLANNED: std::ops::RangeInclusive<u64> = 0x03..=0x09;
+
+/// Result: the command was carried out.
+pub const RES_OK: u64 = 0;
+/// Result: no command has this op code.
+pub const RES_UNKNOWN_OP: u64 = 1;
+/// Result: the command belongs to a block not built yet.
+pub const RES_NOT_BUILT: u64 = 2;
+/// Result: the MR index is not below the number of MRs.
+pub const RES_MR_RANGE: u64 = 3;
+/// Result: a field holds a reserved value (MR state 3).
+pub const RES_BAD_FIELD: u64 = 4;
+/// Result: `base_va + length` lies beyond 2^64.
+pub const RES_RANGE_WRAPS: u64 = 5;
+/// Result: the root table address is not 4 KiB aligned.
+pub const RES_ROOT_UNALIGNED: u64 = 6;
+
+/// Where a command is.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
+pub enum CmdState {
+    /// Waits for a command (`cmd_ready` high once the datapath is ready).
+    Idle,
+    /// Holds the command's words; the checks run into `code`.
+    Check,
+    /// Writes the MR table (if the command is good) and reports the result.
+    Issue,
+}
+
+/// The command unit for an MR table of 2^`MR_BITS` entries.
+///
+/// # Ports
+///
+/// - `ready` (in): the datapath finished its reset sweep; no command is
+///   taken before.
+/// - `cmd_*`: the command stream from the CSR block. `cmd_arg0..8` are the
+///   argument words the op defines (`docs/commands.md`).
+/// - `mr_wr_*`, `mr_st_*`: the MR table's full and state-only write ports
+///   (one clock each, no backpressure).
+/// - `res_*`: one clock per command: its op, tag and result code.
+///
+/// # Timing
+///
+/// A command taken at edge `e` (state Idle, `cmd_valid && cmd_ready`) is
+/// checked in the clock after `e` and written to the MR table in the clock
+/// after that, together with its `res_valid` pulse; `cmd_ready` is high
+/// again in the next clock. So a command costs three clocks, and a lookup
+/// presented after `res_valid` sees the new entry. Every output comes from
+/// registers through at most a few gates. `rst` drops a command in flight
+/// (it reports nothing).
+#[derive(LogicBlock)]
+pub struct CommandUnit<const MR_BITS: usize> {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous active-high reset.
+    pub rst: Signal<In, Bit>,
+    /// The datapath is out of its reset sweep.
+    pub ready: Signal<In, Bit>,
+
+    /// Command valid.
+    pub cmd_valid: Signal<In, Bit>,
+    /// Command ready: the unit is idle and the datapath ready.
+    pub cmd_ready: Signal<Out, Bit>,
+    /// Op code (`OP_*`).
+    pub cmd_op: Signal<In, Bits<8>>,
+    /// Driver's tag, echoed in the result.
+    pub cmd_tag: Signal<In, Bits<8>>,
+    /// Argument word 0: the MR index.
+    pub cmd_arg0: Signal<In, Bits<32>>,
+    /// Argument word 1: key tag `[7:0]`, access `[10:8]`, levels-1 `[13:12]`,
+    /// state `[17:16]` (MR_WRITE); state `[1:0]` (MR_SET_STATE).
+    pub cmd_arg1: Signal<In, Bits<32>>,
+    /// Argument word 2: PD `[15:0]`.
+    pub cmd_arg2: Signal<In, Bits<32>>,
+    /// Argument word 3: base VA bits 31:0.
+    pub cmd_arg3: Signal<In, Bits<32>>,
+    /// Argument word 4: base VA bits 63:32.
+    pub cmd_arg4: Signal<In, Bits<32>>,
+    /// Argument word 5: length bits 31:0.
+    pub cmd_arg5: Signal<In, Bits<32>>,
+    /// Argument word 6: length bits 63:32.
+    pub cmd_arg6: Signal<In, Bits<32>>,
+    /// Argument word 7: root table physical address bits 31:0.
+    pub cmd_arg7: Signal<In, Bits<32>>,
+    /// Argument word 8: root table physical address bits 63:32.
+    pub cmd_arg8: Signal<In, Bits<32>>,
+
+    /// MR table full write.
+    pub mr_wr_valid: Signal<Out, Bit>,
+    /// MR table full write: index.
+    pub mr_wr_index: Signal<Out, Bits<MR_BITS>>,
+    /// MR table full write: key tag.
+    pub mr_wr_tag: Signal<Out, Bits<8>>,
+    /// MR table full write: PD.
+    pub mr_wr_pd: Signal<Out, Bits<16>>,
+    /// MR table full write: base VA.
+    pub mr_wr_base_va: Signal<Out, Bits<64>>,
+    /// MR table full write: length.
+    pub mr_wr_length: Signal<Out, Bits<64>>,
+    /// MR table full write: access rights.
+    pub mr_wr_access: Signal<Out, Bits<3>>,
+    /// MR table full write: root table PA bits 63:12.
+    pub mr_wr_root: Signal<Out, Bits<52>>,
+    /// MR table full write: levels minus one.
+    pub mr_wr_levels_m1: Signal<Out, Bits<2>>,
+    /// MR table full write: state.
+    pub mr_wr_state: Signal<Out, Bits<2>>,
+    /// MR table state-only write.
+    pub mr_st_valid: Signal<Out, Bit>,
+    /// MR table state-only write: index.
+    pub mr_st_index: Signal<Out, Bits<MR_BITS>>,
+    /// MR table state-only write: state.
+    pub mr_st_state: Signal<Out, Bits<2>>,
+
+    /// One clock per command taken: its result.
+    pub res_valid: Signal<Out, Bit>,
+    /// The command's op code.
+    pub res_op: Signal<Out, Bits<8>>,
+    /// The command's tag.
+    pub res_tag: Signal<Out, Bits<8>>,
+    /// Result code (`RES_*`).
+    pub res_code: Signal<Out, Bits<8>>,
+
+    state: DFF<CmdState>,
+    op: DFF<Bits<8>>,
+    tag: DFF<Bits<8>>,
+    arg0: DFF<Bits<32>>,
+    arg1: DFF<Bits<32>>,
+    arg2: DFF<Bits<32>>,
+    base_va: DFF<Bits<64>>,
+    length: DFF<Bits<64>>,
+    root_pa: DFF<Bits<64>>,
+    code: DFF<Bits<8>>,
+    /// Bits of `arg0` at and above `MR_BITS`: a set one is out of range.
+    index_high_mask: Constant<Bits<32>>,
+    mr_end: Signal<Local, Bits<65>>,
+    wraps: Signal<Local, Bit>,
+}
+
+impl<const MR_BITS: usize> CommandUnit<MR_BITS> {
+    /// A command unit for 2^`MR_BITS` MRs; panics unless `2 <= MR_BITS <= 10`
+    /// (the MR table's range).
+    pub fn new() -> Self {
+        assert!(
+            (2..=10).contains(&MR_BITS),
+            "CommandUnit: MR_BITS must be in 2..=10, got {MR_BITS}"
+        );
+        Self {
+            clock: Default::default(),
+            rst: Default::default(),
+            ready: Default::default(),
+            cmd_valid: Default::default(),
+            cmd_ready: Default::default(),
+            cmd_op: Default::default(),
+            cmd_tag: Default::default(),
+            cmd_arg0: Default::default(),
+            cmd_arg1: Default::default(),
+            cmd_arg2: Default::default(),
+            cmd_arg3: Default::default(),
+            cmd_arg4: Default::default(),
+            cmd_arg5: Default::default(),
+            cmd_arg6: Default::default(),
+            cmd_arg7: Default::default(),
+            cmd_arg8: Default::default(),
+            mr_wr_valid: Default::default(),
+            mr_wr_index: Default::default(),
+            mr_wr_tag: Default::default(),
+            mr_wr_pd: Default::default(),
+            mr_wr_base_va: Default::default(),
+            mr_wr_length: Default::default(),
+            mr_wr_access: Default::default(),
+            mr_wr_root: Default::default(),
+            mr_wr_levels_m1: Default::default(),
+            mr_wr_state: Default::default(),
+            mr_st_valid: Default::default(),
+            mr_st_index: Default::default(),
+            mr_st_state: Default::default(),
+            res_valid: Default::default(),
+            res_op: Default::default(),
+            res_tag: Default::default(),
+            res_code: Default::default(),
+            state: Default::default(),
+            op: Default::default(),
+            tag: Default::default(),
+            arg0: Default::default(),
+            arg1: Default::default(),
+            arg2: Default::default(),
+            base_va: Default::default(),
+            length: Default::default(),
+            root_pa: Default::default(),
+            code: Default::default(),
+            index_high_mask: Constant::new((u32::MAX as u64 & !((1u64 << MR_BITS) - 1)).into()),
+            mr_end: Default::default(),
+            wraps: Default::default(),
+        }
+    }
+}
+
+impl<const MR_BITS: usize> Default for CommandUnit<MR_BITS> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const MR_BITS: usize> Logic for CommandUnit<MR_BITS> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, state, op, tag, arg0, arg1, arg2, base_va, length, root_pa, code);
+
+        // MR_WRITE's range check: base_va + length, 65 bits, may end exactly
+        // at 2^64 but not beyond.
+        self.mr_end.next =
+            bit_cast::<65, 64>(self.base_va.q.val()) + bit_cast::<65, 64>(self.length.q.val());
+        self.wraps.next = self.mr_end.val().get_bit(64) & self.mr_end.val().get_bits::<64>(0).any();
+
+        self.cmd_ready.next = false;
+        match self.state.q.val() {
+            CmdState::Idle => {
+                // Take a command once the datapath is out of reset.
+                self.cmd_ready.next = self.ready.val();
+                if self.cmd_valid.val() & self.ready.val() {
+                    self.op.d.next = self.cmd_op.val();
+                    self.tag.d.next = self.cmd_tag.val();
+                    self.arg0.d.next = self.cmd_arg0.val();
+                    self.arg1.d.next = self.cmd_arg1.val();
+                    self.arg2.d.next = self.cmd_arg2.val();
+                    self.base_va.d.next = bit_cast::<64, 32>(self.cmd_arg3.val())
+                        | (bit_cast::<64, 32>(self.cmd_arg4.val()) << 32);
+                    self.length.d.next = bit_cast::<64, 32>(self.cmd_arg5.val())
+                        | (bit_cast::<64, 32>(self.cmd_arg6.val()) << 32);
+                    self.root_pa.d.next = bit_cast::<64, 32>(self.cmd_arg7.val())
+                        | (bit_cast::<64, 32>(self.cmd_arg8.val()) << 32);
+                    self.state.d.next = CmdState::Check;
+                }
+            }
+            CmdState::Check => {
+                // The first failing check names the result.
+                self.code.d.next = 0.into(); // RES_OK
+                if self.op.q.val() == 1 {
+                    // OP_MR_WRITE
+                    if (self.arg0.q.val() & self.index_high_mask.val()).any() {
+                        self.code.d.next = 3.into(); // RES_MR_RANGE
+                    } else if self.arg1.q.val().get_bits::<2>(16) == 3 {
+                        self.code.d.next = 4.into(); // RES_BAD_FIELD
+                    } else if self.wraps.val() {
+                        self.code.d.next = 5.into(); // RES_RANGE_WRAPS
+                    } else if self.root_pa.q.val().get_bits::<12>(0).any() {
+                        self.code.d.next = 6.into(); // RES_ROOT_UNALIGNED
+                    }
+                } else if self.op.q.val() == 2 {
+                    // OP_MR_SET_STATE
+                    if (self.arg0.q.val() & self.index_high_mask.val()).any() {
+                        self.code.d.next = 3.into(); // RES_MR_RANGE
+                    } else if self.arg1.q.val().get_bits::<2>(0) == 3 {
+                        self.code.d.next = 4.into(); // RES_BAD_FIELD
+                    }
+                } else if (self.op.q.val() >= 3) & (self.op.q.val() <= 9) {
+                    // OPS_PLANNED
+                    self.code.d.next = 2.into(); // RES_NOT_BUILT
+                } else {
+                    self.code.d.next = 1.into(); // RES_UNKNOWN_OP
+                }
+                self.state.d.next = CmdState::Issue;
+            }
+            CmdState::Issue => {
+                self.state.d.next = CmdState::Idle;
+            }
+            _ => {
+                self.state.d.next = CmdState::Idle;
+            }
+        }
+        if self.rst.val() {
+            self.state.d.next = CmdState::Idle;
+        }
+
+        // The MR table ports, from the held words.
+        self.mr_wr_valid.next = (self.state.q.val() == CmdState::Issue)
+            & (self.code.q.val() == 0)
+            & (self.op.q.val() == 1);
+        self.mr_wr_index.next = self.arg0.q.val().get_bits::<MR_BITS>(0);
+        self.mr_wr_tag.next = self.arg1.q.val().get_bits::<8>(0);
+        self.mr_wr_access.next = self.arg1.q.val().get_bits::<3>(8);
+        self.mr_wr_levels_m1.next = self.arg1.q.val().get_bits::<2>(12);
+        self.mr_wr_state.next = self.arg1.q.val().get_bits::<2>(16);
+        self.mr_wr_pd.next = self.arg2.q.val().get_bits::<16>(0);
+        self.mr_wr_base_va.next = self.base_va.q.val();
+        self.mr_wr_length.next = self.length.q.val();
+        self.mr_wr_root.next = self.root_pa.q.val().get_bits::<52>(12);
+        self.mr_st_valid.next = (self.state.q.val() == CmdState::Issue)
+            & (self.code.q.val() == 0)
+            & (self.op.q.val() == 2);
+        self.mr_st_index.next = self.arg0.q.val().get_bits::<MR_BITS>(0);
+        self.mr_st_state.next = self.arg1.q.val().get_bits::<2>(0);
+
+        self.res_valid.next = (self.state.q.val() == CmdState::Issue) & !self.rst.val();
+        self.res_op.next = self.op.q.val();
+        self.res_tag.next = self.tag.q.val();
+        self.res_code.next = self.code.q.val();
+    }
+}

@@ -1,0 +1,87 @@
+//! Reference model of the command unit: what one command does, in plain
+//! Rust, from the register-map fields (`docs/commands.md`).
+
+use crate::command::*;
+
+/// A command as the CSR block hands it over: op code, tag, argument words.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Command {
+    /// Op code (`OP_*`).
+    pub op: u8,
+    /// Driver's tag.
+    pub tag: u8,
+    /// `CMD_ARG0..8`.
+    pub args: [u32; 9],
+}
+
+/// The MR table write a good MR command makes. For MR_SET_STATE only
+/// `index` and `state` mean anything.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Effect {
+    pub index: u32,
+    pub tag: u8,
+    pub pd: u16,
+    pub base_va: u64,
+    pub length: u64,
+    pub access: u8,
+    /// Root table physical address bits 63:12.
+    pub root: u64,
+    pub levels_m1: u8,
+    pub state: u8,
+}
+
+fn word64(lo: u32, hi: u32) -> u64 {
+    lo as u64 | (hi as u64) << 32
+}
+
+/// Result code and MR table write of `c` on a table of 2^`mr_bits` MRs.
+pub fn execute(c: &Command, mr_bits: u32) -> (u8, Option<Effect>) {
+    let a = &c.args;
+    let index_ok = (a[0] as u64) < 1 << mr_bits;
+    let op = c.op as u64;
+    let code = if op == OP_MR_WRITE {
+        let base_va = word64(a[3], a[4]);
+        let length = word64(a[5], a[6]);
+        let root_pa = word64(a[7], a[8]);
+        if !index_ok {
+            RES_MR_RANGE
+        } else if (a[1] >> 16) & 3 == 3 {
+            RES_BAD_FIELD
+        } else if base_va as u128 + length as u128 > 1 << 64 {
+            RES_RANGE_WRAPS
+        } else if root_pa & 0xfff != 0 {
+            RES_ROOT_UNALIGNED
+        } else {
+            let e = Effect {
+                index: a[0],
+                tag: a[1] as u8,
+                pd: a[2] as u16,
+                base_va,
+                length,
+                access: (a[1] >> 8) as u8 & 7,
+                root: root_pa >> 12,
+                levels_m1: (a[1] >> 12) as u8 & 3,
+                state: (a[1] >> 16) as u8 & 3,
+            };
+            return (RES_OK as u8, Some(e));
+        }
+    } else if op == OP_MR_SET_STATE {
+        if !index_ok {
+            RES_MR_RANGE
+        } else if a[1] & 3 == 3 {
+            RES_BAD_FIELD
+        } else {
+            let e = Effect {
+                index: a[0],
+                state: a[1] as u8 & 3,
+                ..Effect::default()
+            };
+            return (RES_OK as u8, Some(e));
+        }
+    } else if OPS_PLANNED.contains(&op) {
+        RES_NOT_BUILT
+    } else {
+        RES_UNKNOWN_OP
+    };
+    (code as u8, None)
+}

@@ -62,13 +62,17 @@ pub enum CmdState {
 ///
 /// # Timing
 ///
-/// A command taken at edge `e` (state Idle, `cmd_valid && cmd_ready`) is
-/// checked in the clock after `e` and written to the MR table in the clock
-/// after that, together with its `res_valid` pulse; `cmd_ready` is high
-/// again in the next clock. So a command costs three clocks, and a lookup
-/// presented after `res_valid` sees the new entry. Every output comes from
-/// registers through at most a few gates. `rst` drops a command in flight
-/// (it reports nothing).
+/// The unit copies a command at the first edge `e` where `cmd_valid` and
+/// `ready` are high (the source holds it, valid and stable, as a stream
+/// source must), checks it in the clock after `e`, and in the clock after
+/// that takes it (`cmd_ready` high, the handshake), writes the MR table if
+/// it is good and pulses `res_valid`. So a command costs three clocks, the
+/// handshake and the result are the same clock (a source that no longer
+/// holds a command knows its result is posted), and a lookup presented
+/// after `res_valid` sees the new entry. `cmd_ready` depends on the state
+/// register only, and every output comes from registers through at most a
+/// few gates. `rst` drops a command in flight (it is not taken, and reports
+/// nothing).
 #[derive(LogicBlock)]
 pub struct CommandUnit<const MR_BITS: usize> {
     /// Clock.
@@ -80,7 +84,7 @@ pub struct CommandUnit<const MR_BITS: usize> {
 
     /// Command valid.
     pub cmd_valid: Signal<In, Bit>,
-    /// Command ready: the unit is idle and the datapath ready.
+    /// Command ready: the command is taken (with its result, see Timing).
     pub cmd_ready: Signal<Out, Bit>,
     /// Op code (`OP_*`).
     pub cmd_op: Signal<In, Bits<8>>,
@@ -237,8 +241,8 @@ impl<const MR_BITS: usize> Logic for CommandUnit<MR_BITS> {
         self.cmd_ready.next = false;
         match self.state.q.val() {
             CmdState::Idle => {
-                // Take a command once the datapath is out of reset.
-                self.cmd_ready.next = self.ready.val();
+                // Copy a command once the datapath is out of reset; the CSR
+                // block holds it (valid, payload stable) until Issue takes it.
                 if self.cmd_valid.val() & self.ready.val() {
                     self.op.d.next = self.cmd_op.val();
                     self.tag.d.next = self.cmd_tag.val();
@@ -284,6 +288,10 @@ impl<const MR_BITS: usize> Logic for CommandUnit<MR_BITS> {
                 self.state.d.next = CmdState::Issue;
             }
             CmdState::Issue => {
+                // Take the command: the handshake and the result come
+                // together, so a command the CSR block no longer holds has
+                // its result posted.
+                self.cmd_ready.next = true;
                 self.state.d.next = CmdState::Idle;
             }
             _ => {

@@ -199,11 +199,9 @@ struct Model {
 
 impl Model {
     fn outs(&self, i: &Ins) -> Outs {
-        let mut o = Outs {
-            cmd_ready: self.held.is_none() && i.ready,
-            ..Outs::default()
-        };
+        let mut o = Outs::default();
         if let Some((c, 2)) = self.held {
+            o.cmd_ready = true;
             let (code, effect) = execute(&c, self.mr_bits);
             if !i.rst {
                 o.res = Some((c.op, c.tag, code));
@@ -218,6 +216,9 @@ impl Model {
     }
 
     fn edge(&mut self, i: &Ins) {
+        if let Some((c, _)) = self.held {
+            assert_eq!(i.cmd, Some(c), "the bench holds a command until taken");
+        }
         self.held = match self.held {
             _ if i.rst => None,
             None => i.cmd.filter(|_| i.ready).map(|c| (c, 1)),

@@ -12,9 +12,11 @@
 pub mod bench;
 pub mod command;
 pub mod common;
+pub mod control;
 pub mod flow;
 pub mod mr_table;
 pub mod params;
+pub mod regmap;
 pub mod sim;
 pub mod tlb;
 pub mod tools;

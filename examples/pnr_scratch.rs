@@ -1,7 +1,7 @@
 use rust_hdl::prelude::*;
 fn main() {
     let seed: u64 = std::env::args().nth(1).unwrap().parse().unwrap();
-    let mut u = odp_mmu::command::CommandUnit::<8>::new();
+    let mut u = odp_mmu::control::command::CommandUnit::<8>::new();
     u.connect_all();
     let v = odp_mmu::verilog::generate(&u, "command_unit");
     std::fs::create_dir_all("build/scratch").unwrap();

@@ -10,7 +10,6 @@
 //! thin command-line front end (`verilog`, `synth`, `pnr`, `bench`).
 
 pub mod bench;
-pub mod command;
 pub mod common;
 pub mod control;
 pub mod flow;
@@ -26,4 +25,4 @@ pub mod verilog;
 pub mod walker;
 
 pub use params::Params;
-pub use top::OdpMmu;
+pub use top::{DefaultOdpMmu, OdpMmu, SmallOdpMmu};

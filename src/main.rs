@@ -130,7 +130,7 @@ enum Command {
 fn write_verilog(params: &ParamArgs, design: Design, out: &PathBuf) -> Result<PathBuf, String> {
     let params = params.params()?;
     let verilog = match design {
-        Design::OdpMmu => odp_mmu::top::generate_verilog(&params),
+        Design::OdpMmu => odp_mmu::top::generate_verilog(&params).map_err(|e| e.to_string())?,
         Design::Translator => odp_mmu::translate::generate_verilog(params.qps),
     };
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {

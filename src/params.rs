@@ -39,6 +39,24 @@ impl Default for Params {
     }
 }
 
+impl Params {
+    /// The small preset: 8 MRs, 16 QPs, 4 TLB sets, 4 huge entries, 2
+    /// walks, 4 pending faults, 8 outstanding requests. Fast to simulate;
+    /// the system tests run it beside the default.
+    pub fn small() -> Self {
+        Self {
+            mr_entries: 8,
+            qps: 16,
+            tlb_sets: 4,
+            huge_entries: 4,
+            walks: 2,
+            pending_faults: 4,
+            outstanding: 8,
+            ..Self::default()
+        }
+    }
+}
+
 /// A parameter outside its legal range.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParamError(pub String);

@@ -2,27 +2,33 @@
 //!
 //! The port list is the contract of SPEC section 2, flat and named
 //! `<group>_<field>` so that Vivado IP integrator and cocotbext-axi recognise
-//! the buses. Blocks are composed behind it as they land. The translation
-//! path is its own block ([`crate::translate::Translator`]); MRs reach it
-//! through the driver command path, which does not exist yet, so until then
-//! the core behaves as a core whose MR table is empty (every MR INVALID,
-//! which is exactly the state after reset):
+//! the buses. Behind it today:
 //!
-//! - every translation request is answered with one ACCESS_ERR beat
-//!   (`last` = 1, `pa` = 0, `seg_len` = 0), in order, with full valid/ready
-//!   handshakes and backpressure;
-//! - the AXI4 master issues nothing (`arvalid`/`awvalid`/`wvalid` low,
-//!   `rready`/`bready` high so a stray response can never hang the bus);
-//! - the AXI4-Lite slave answers every read with 0 and every write with OKAY
-//!   (SPEC 5.7: undefined CSRs read zero);
-//! - `m_nak`, `m_wake` and `irq` stay idle.
+//! - the CSR block ([`crate::control::CsrRegs`], generated from the register
+//!   map in [`crate::regmap`]) on `s_axil_*`: settings, counters, errors and
+//!   the command doorbell;
+//! - the command unit ([`crate::control::command::CommandUnit`]): MR_WRITE
+//!   and MR_SET_STATE into the MR table; every other command answers
+//!   NOT_BUILT and changes nothing;
+//! - the translation path ([`crate::translate::Translator`]: MR table, TLB,
+//!   walker, per-QP order) on `s_xreq_*` / `m_xrsp_*`, walking page tables
+//!   over the AXI4 read channels.
 //!
-//! `rst` is synchronous and active high; `s_xreq_ready` is low while it is
-//! asserted and for the clock after.
+//! Not built yet, and idle: the fault path (`m_nak_*`, `m_wake_*`, the
+//! event ring on the AXI4 write channels, `irq`) and the invalidation drain
+//! (`m_xrsp_epoch` is 0, `s_done_*` is ignored). The write channels never
+//! issue and never refuse a response (`bready` high).
+//!
+//! `rst` is synchronous and active high; after it the MR table clears every
+//! entry (one per clock) and `s_xreq_ready` stays low until that is done
+//! (`STATUS.READY`).
 
 use rust_hdl::prelude::*;
 
-use crate::params::Params;
+use crate::control::command::CommandUnit;
+use crate::control::{CsrCaps, CsrRegs};
+use crate::params::{ParamError, Params};
+use crate::translate::Translator;
 
 /// Response status codes (SPEC section 2).
 pub mod status {
@@ -40,9 +46,22 @@ pub mod status {
     pub const FATAL: u64 = 5;
 }
 
-/// The `odp_mmu` core. See the module documentation and `docs/`.
+/// The `odp_mmu` core for the translation-path parameters of
+/// [`Translator`]: 2^`MR_BITS` MRs, 2^`SET_BITS` TLB sets of 4 ways, `HUGE`
+/// huge-page entries, `SLOTS` = 2^`SLOT_BITS` outstanding requests
+/// (`CNT_BITS` = `SLOT_BITS` + 1), `WALKS` concurrent walks. The presets are
+/// [`DefaultOdpMmu`] (SPEC section 6) and [`SmallOdpMmu`]. See the module
+/// documentation and `docs/top.md`.
 #[derive(LogicBlock)]
-pub struct OdpMmu {
+pub struct OdpMmu<
+    const MR_BITS: usize,
+    const SET_BITS: usize,
+    const HUGE: usize,
+    const SLOTS: usize,
+    const SLOT_BITS: usize,
+    const CNT_BITS: usize,
+    const WALKS: usize,
+> {
     /// Core clock.
     pub clk: Signal<In, Clock>,
     /// Synchronous active-high reset.
@@ -182,22 +201,48 @@ pub struct OdpMmu {
     /// Level interrupt: unconsumed events and interrupts enabled.
     pub irq: Signal<Out, Bit>,
 
-    // Response register (one beat) and reset state.
-    rsp_valid: DFF<Bit>,
-    rsp_tag: DFF<Bits<8>>,
-    in_reset: DFF<Bit>,
-    // AXI4-Lite response registers.
-    axil_b_valid: DFF<Bit>,
-    axil_r_valid: DFF<Bit>,
+    csr: CsrRegs,
+    cmd: CommandUnit<MR_BITS>,
+    xl: Translator<MR_BITS, SET_BITS, HUGE, SLOTS, SLOT_BITS, CNT_BITS, WALKS>,
+    /// The response beat leaving this clock is the last of its request.
+    rsp_last_beat: Signal<Local, Bit>,
 }
 
-impl OdpMmu {
-    /// Builds the core for `params`; panics with the parameter's name and
-    /// legal range when `params` is invalid.
+/// The SPEC section 6 configuration.
+pub type DefaultOdpMmu = OdpMmu<8, 8, 32, 64, 6, 7, 8>;
+/// The small preset: 8 MRs, 4 TLB sets, 4 huge entries, 8 outstanding
+/// requests, 2 walks (16 QPs); quick to simulate.
+pub type SmallOdpMmu = OdpMmu<3, 2, 4, 8, 3, 4, 2>;
+
+impl<
+        const MR_BITS: usize,
+        const SET_BITS: usize,
+        const HUGE: usize,
+        const SLOTS: usize,
+        const SLOT_BITS: usize,
+        const CNT_BITS: usize,
+        const WALKS: usize,
+    > OdpMmu<MR_BITS, SET_BITS, HUGE, SLOTS, SLOT_BITS, CNT_BITS, WALKS>
+{
+    /// The core for `params`, which must be valid and name the sizes of
+    /// this type (see [`generate_verilog`] for the presets); `params.qps`
+    /// sets the QP range.
     pub fn new(params: &Params) -> Self {
         if let Err(e) = params.validate() {
             panic!("OdpMmu: {e}");
         }
+        let sizes = (1usize << MR_BITS, 1usize << SET_BITS, HUGE, SLOTS, WALKS);
+        assert_eq!(
+            (
+                params.mr_entries,
+                params.tlb_sets,
+                params.huge_entries,
+                params.outstanding,
+                params.walks
+            ),
+            sizes,
+            "OdpMmu: params (mr_entries, tlb_sets, huge_entries, outstanding, walks) differ from this type's"
+        );
         Self {
             clk: Default::default(),
             rst: Default::default(),
@@ -286,63 +331,145 @@ impl OdpMmu {
             s_axil_rvalid: Default::default(),
             s_axil_rready: Default::default(),
             irq: Default::default(),
-            rsp_valid: Default::default(),
-            rsp_tag: Default::default(),
-            in_reset: Default::default(),
-            axil_b_valid: Default::default(),
-            axil_r_valid: Default::default(),
+            csr: CsrRegs::new(&CsrCaps::from_params(params)),
+            cmd: CommandUnit::new(),
+            xl: Translator::new(params.qps),
+            rsp_last_beat: Default::default(),
         }
     }
 }
 
-impl Default for OdpMmu {
+impl Default for DefaultOdpMmu {
     fn default() -> Self {
         Self::new(&Params::default())
     }
 }
 
-impl Logic for OdpMmu {
+impl<
+        const MR_BITS: usize,
+        const SET_BITS: usize,
+        const HUGE: usize,
+        const SLOTS: usize,
+        const SLOT_BITS: usize,
+        const CNT_BITS: usize,
+        const WALKS: usize,
+    > Logic for OdpMmu<MR_BITS, SET_BITS, HUGE, SLOTS, SLOT_BITS, CNT_BITS, WALKS>
+{
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self,
-            clk,
-            rsp_valid,
-            rsp_tag,
-            in_reset,
-            axil_b_valid,
-            axil_r_valid
-        );
+        self.csr.clk.next = self.clk.val();
+        self.cmd.clock.next = self.clk.val();
+        self.xl.clock.next = self.clk.val();
+        self.csr.rst.next = self.rst.val();
+        self.cmd.rst.next = self.rst.val();
+        self.xl.rst.next = self.rst.val();
 
-        // Translation: one response register; a new request is taken when it
-        // is empty or being emptied in the same clock.
-        self.s_xreq_ready.next = (!self.in_reset.q.val())
-            & (!self.rst.val())
-            & ((!self.rsp_valid.q.val()) | self.m_xrsp_ready.val());
-        if self.m_xrsp_ready.val() {
-            self.rsp_valid.d.next = false;
-        }
-        if self.s_xreq_valid.val() & self.s_xreq_ready.val() {
-            self.rsp_valid.d.next = true;
-            self.rsp_tag.d.next = self.s_xreq_tag.val();
-        }
-        self.in_reset.d.next = self.rst.val();
-        self.m_xrsp_valid.next = self.rsp_valid.q.val();
-        self.m_xrsp_tag.next = self.rsp_tag.q.val();
-        self.m_xrsp_status.next = 4.into();
-        self.m_xrsp_pa.next = 0.into();
-        self.m_xrsp_seg_len.next = 0.into();
-        self.m_xrsp_last.next = true;
+        // ---- AXI4-Lite: the CSR block.
+        self.csr.s_axil_awaddr.next = self.s_axil_awaddr.val();
+        self.csr.s_axil_awprot.next = self.s_axil_awprot.val();
+        self.csr.s_axil_awvalid.next = self.s_axil_awvalid.val();
+        self.s_axil_awready.next = self.csr.s_axil_awready.val();
+        self.csr.s_axil_wdata.next = self.s_axil_wdata.val();
+        self.csr.s_axil_wstrb.next = self.s_axil_wstrb.val();
+        self.csr.s_axil_wvalid.next = self.s_axil_wvalid.val();
+        self.s_axil_wready.next = self.csr.s_axil_wready.val();
+        self.s_axil_bresp.next = self.csr.s_axil_bresp.val();
+        self.s_axil_bvalid.next = self.csr.s_axil_bvalid.val();
+        self.csr.s_axil_bready.next = self.s_axil_bready.val();
+        self.csr.s_axil_araddr.next = self.s_axil_araddr.val();
+        self.csr.s_axil_arprot.next = self.s_axil_arprot.val();
+        self.csr.s_axil_arvalid.next = self.s_axil_arvalid.val();
+        self.s_axil_arready.next = self.csr.s_axil_arready.val();
+        self.s_axil_rdata.next = self.csr.s_axil_rdata.val();
+        self.s_axil_rresp.next = self.csr.s_axil_rresp.val();
+        self.s_axil_rvalid.next = self.csr.s_axil_rvalid.val();
+        self.csr.s_axil_rready.next = self.s_axil_rready.val();
+
+        // ---- Commands: CSR doorbell -> command unit -> MR table.
+        self.cmd.ready.next = self.xl.ready.val();
+        self.cmd.cmd_valid.next = self.csr.cmd_valid.val();
+        self.csr.cmd_ready.next = self.cmd.cmd_ready.val();
+        self.cmd.cmd_op.next = self.csr.cmd_op.val();
+        self.cmd.cmd_tag.next = self.csr.cmd_tag.val();
+        self.cmd.cmd_arg0.next = self.csr.cmd_arg0.val();
+        self.cmd.cmd_arg1.next = self.csr.cmd_arg1.val();
+        self.cmd.cmd_arg2.next = self.csr.cmd_arg2.val();
+        self.cmd.cmd_arg3.next = self.csr.cmd_arg3.val();
+        self.cmd.cmd_arg4.next = self.csr.cmd_arg4.val();
+        self.cmd.cmd_arg5.next = self.csr.cmd_arg5.val();
+        self.cmd.cmd_arg6.next = self.csr.cmd_arg6.val();
+        self.cmd.cmd_arg7.next = self.csr.cmd_arg7.val();
+        self.cmd.cmd_arg8.next = self.csr.cmd_arg8.val();
+        self.csr.cmd_result_valid.next = self.cmd.res_valid.val();
+        self.csr.cmd_result_code.next = self.cmd.res_code.val();
+        self.csr.err_bad_cmd.next = self.cmd.res_valid.val() & self.cmd.res_code.val().any();
+        self.csr.err_bad_cmd_op.next = self.cmd.res_op.val();
+        self.csr.err_bad_cmd_code.next = self.cmd.res_code.val();
+        self.xl.mr_wr_valid.next = self.cmd.mr_wr_valid.val();
+        self.xl.mr_wr_index.next = self.cmd.mr_wr_index.val();
+        self.xl.mr_wr_tag.next = self.cmd.mr_wr_tag.val();
+        self.xl.mr_wr_pd.next = self.cmd.mr_wr_pd.val();
+        self.xl.mr_wr_base_va.next = self.cmd.mr_wr_base_va.val();
+        self.xl.mr_wr_length.next = self.cmd.mr_wr_length.val();
+        self.xl.mr_wr_access.next = self.cmd.mr_wr_access.val();
+        self.xl.mr_wr_root.next = self.cmd.mr_wr_root.val();
+        self.xl.mr_wr_levels_m1.next = self.cmd.mr_wr_levels_m1.val();
+        self.xl.mr_wr_state.next = self.cmd.mr_wr_state.val();
+        self.xl.mr_st_valid.next = self.cmd.mr_st_valid.val();
+        self.xl.mr_st_index.next = self.cmd.mr_st_index.val();
+        self.xl.mr_st_state.next = self.cmd.mr_st_state.val();
+        // No invalidation source yet (the command unit's INVALIDATE is to come).
+        self.xl.inv_valid.next = false;
+        self.xl.inv_kind.next = 0.into();
+        self.xl.inv_mr.next = 0.into();
+        self.xl.inv_va_lo.next = 0.into();
+        self.xl.inv_va_hi.next = 0.into();
+        self.xl.inv_off_lo.next = 0.into();
+        self.xl.inv_off_hi.next = 0.into();
+
+        // ---- Translation requests and responses.
+        self.xl.s_xreq_valid.next = self.s_xreq_valid.val();
+        self.s_xreq_ready.next = self.xl.s_xreq_ready.val();
+        self.xl.s_xreq_tag.next = self.s_xreq_tag.val();
+        self.xl.s_xreq_op.next = self.s_xreq_op.val();
+        self.xl.s_xreq_qpn.next = self.s_xreq_qpn.val();
+        self.xl.s_xreq_rqpn.next = self.s_xreq_rqpn.val();
+        self.xl.s_xreq_psn.next = self.s_xreq_psn.val();
+        self.xl.s_xreq_msn.next = self.s_xreq_msn.val();
+        self.xl.s_xreq_pd.next = self.s_xreq_pd.val();
+        self.xl.s_xreq_key.next = self.s_xreq_key.val();
+        self.xl.s_xreq_va.next = self.s_xreq_va.val();
+        self.xl.s_xreq_len.next = self.s_xreq_len.val();
+        self.xl.s_xreq_msg_len.next = self.s_xreq_msg_len.val();
+        self.m_xrsp_valid.next = self.xl.m_xrsp_valid.val();
+        self.xl.m_xrsp_ready.next = self.m_xrsp_ready.val();
+        self.m_xrsp_tag.next = self.xl.m_xrsp_tag.val();
+        self.m_xrsp_status.next = self.xl.m_xrsp_status.val();
+        self.m_xrsp_pa.next = self.xl.m_xrsp_pa.val();
+        self.m_xrsp_seg_len.next = self.xl.m_xrsp_seg_len.val();
+        self.m_xrsp_last.next = self.xl.m_xrsp_last.val();
         self.m_xrsp_epoch.next = 0.into();
 
-        self.m_nak_valid.next = false;
-        self.m_nak_qpn.next = 0.into();
-        self.m_nak_hdr.next = 0.into();
-        self.m_wake_valid.next = false;
-        self.m_wake_qpn.next = 0.into();
-        self.irq.next = false;
+        // ---- AXI4 read channels: the walker's page-table reads.
+        self.m_axi_arid.next = self.xl.m_axi_arid.val();
+        self.m_axi_araddr.next = self.xl.m_axi_araddr.val();
+        self.m_axi_arlen.next = self.xl.m_axi_arlen.val();
+        self.m_axi_arsize.next = self.xl.m_axi_arsize.val();
+        self.m_axi_arburst.next = self.xl.m_axi_arburst.val();
+        self.m_axi_arlock.next = false;
+        self.m_axi_arcache.next = 3.into();
+        self.m_axi_arprot.next = 0.into();
+        self.m_axi_arvalid.next = self.xl.m_axi_arvalid.val();
+        self.xl.m_axi_arready.next = self.m_axi_arready.val();
+        self.xl.m_axi_rid.next = self.m_axi_rid.val();
+        self.xl.m_axi_rdata.next = self.m_axi_rdata.val();
+        self.xl.m_axi_rresp.next = self.m_axi_rresp.val();
+        self.xl.m_axi_rlast.next = self.m_axi_rlast.val();
+        self.xl.m_axi_rvalid.next = self.m_axi_rvalid.val();
+        self.m_axi_rready.next = self.xl.m_axi_rready.val();
 
-        // AXI4 master: idle, but never refuses a response.
+        // ---- AXI4 write channels: the event-ring writer is to come; idle,
+        // never refusing a response.
         self.m_axi_awid.next = 0.into();
         self.m_axi_awaddr.next = 0.into();
         self.m_axi_awlen.next = 0.into();
@@ -357,52 +484,84 @@ impl Logic for OdpMmu {
         self.m_axi_wlast.next = false;
         self.m_axi_wvalid.next = false;
         self.m_axi_bready.next = true;
-        self.m_axi_arid.next = 0.into();
-        self.m_axi_araddr.next = 0.into();
-        self.m_axi_arlen.next = 0.into();
-        self.m_axi_arsize.next = 3.into();
-        self.m_axi_arburst.next = 1.into();
-        self.m_axi_arlock.next = false;
-        self.m_axi_arcache.next = 3.into();
-        self.m_axi_arprot.next = 0.into();
-        self.m_axi_arvalid.next = false;
-        self.m_axi_rready.next = true;
 
-        // AXI4-Lite: a write is taken when address and data are both valid
-        // and no response is pending; a read when no read data is pending.
-        self.s_axil_awready.next =
-            self.s_axil_awvalid.val() & self.s_axil_wvalid.val() & (!self.axil_b_valid.q.val());
-        self.s_axil_wready.next = self.s_axil_awready.val();
-        if self.s_axil_bready.val() {
-            self.axil_b_valid.d.next = false;
-        }
-        if self.s_axil_awready.val() {
-            self.axil_b_valid.d.next = true;
-        }
-        self.s_axil_bvalid.next = self.axil_b_valid.q.val();
-        self.s_axil_bresp.next = 0.into();
-        self.s_axil_arready.next = !self.axil_r_valid.q.val();
-        if self.s_axil_rready.val() {
-            self.axil_r_valid.d.next = false;
-        }
-        if self.s_axil_arvalid.val() & self.s_axil_arready.val() {
-            self.axil_r_valid.d.next = true;
-        }
-        self.s_axil_rvalid.next = self.axil_r_valid.q.val();
-        self.s_axil_rdata.next = 0.into();
-        self.s_axil_rresp.next = 0.into();
+        // ---- Fault path (to come): idle.
+        self.m_nak_valid.next = false;
+        self.m_nak_qpn.next = 0.into();
+        self.m_nak_hdr.next = 0.into();
+        self.m_wake_valid.next = false;
+        self.m_wake_qpn.next = 0.into();
+        self.irq.next = false;
 
-        if self.rst.val() {
-            self.rsp_valid.d.next = false;
-            self.axil_b_valid.d.next = false;
-            self.axil_r_valid.d.next = false;
-        }
+        // ---- Status and counters.
+        self.csr.st_ready.next = self.xl.ready.val();
+        self.csr.err_walk_fatal.next = false;
+        self.csr.err_event_write_err.next = false;
+        self.csr.err_resume_stale.next = false;
+        self.csr.eq_prod.next = 0.into();
+        self.rsp_last_beat.next =
+            self.xl.m_xrsp_valid.val() & self.m_xrsp_ready.val() & self.xl.m_xrsp_last.val();
+        self.csr.ctr_lookups_inc.next = self.s_xreq_valid.val() & self.xl.s_xreq_ready.val();
+        self.csr.ctr_tlb_hits_inc.next = self.xl.mon_tlb_hit.val();
+        self.csr.ctr_tlb_misses_inc.next = self.xl.mon_tlb_miss.val();
+        self.csr.ctr_walks_inc.next = self.xl.mon_walk.val();
+        self.csr.ctr_walk_reads_inc.next = self.xl.m_axi_arvalid.val() & self.m_axi_arready.val();
+        self.csr.ctr_stalls_inc.next =
+            self.rsp_last_beat.val() & (self.xl.m_xrsp_status.val() == 2);
+        self.csr.ctr_access_errors_inc.next =
+            self.rsp_last_beat.val() & (self.xl.m_xrsp_status.val() == 4);
+        self.csr.ctr_fatals_inc.next =
+            self.rsp_last_beat.val() & (self.xl.m_xrsp_status.val() == 5);
+        self.csr.ctr_faults_inc.next = false;
+        self.csr.ctr_faults_coalesced_inc.next = false;
+        self.csr.ctr_rnr_naks_fault_inc.next = false;
+        self.csr.ctr_rnr_naks_suspended_inc.next = false;
+        self.csr.ctr_drops_inc.next = false;
+        self.csr.ctr_wakes_inc.next = false;
+        self.csr.ctr_invalidations_inc.next = false;
+        self.csr.ctr_prefetches_inc.next = false;
+        self.csr.ctr_max_pending_faults_value.next = 0.into();
+        self.csr.ctr_max_event_ring_value.next = 0.into();
+        self.csr.ctr_fault_service_sum_value.next = 0.into();
+        self.csr.ctr_fault_service_sum_valid.next = false;
+        self.csr.ctr_fault_service_max_value.next = 0.into();
+        self.csr.ctr_qps_stalled_now_value.next = 0.into();
     }
 }
 
 /// Generates the Verilog of `odp_mmu` for `params`, top module `odp_mmu`.
-pub fn generate_verilog(params: &Params) -> String {
-    let mut uut = OdpMmu::new(params);
+///
+/// The sizes must be those of a preset ([`Params::default`] or
+/// [`Params::small`]; `qps` is free): each preset is a type, and a size no
+/// type has is refused with an error naming the presets rather than ignored.
+pub fn generate_verilog(params: &Params) -> Result<String, ParamError> {
+    params.validate()?;
+    let sizes = |p: &Params| {
+        (
+            p.mr_entries,
+            p.tlb_sets,
+            p.huge_entries,
+            p.outstanding,
+            p.walks,
+            p.pending_faults,
+        )
+    };
+    let v = if sizes(params) == sizes(&Params::default()) {
+        generate(DefaultOdpMmu::new(params))
+    } else if sizes(params) == sizes(&Params::small()) {
+        generate(SmallOdpMmu::new(params))
+    } else {
+        return Err(ParamError(format!(
+            "odp_mmu is built in two presets: default (mr_entries {}, tlb_sets {}, huge_entries {}, outstanding {}, walks {}, pending_faults {}) and small ({}); got {:?}",
+            256, 256, 32, 64, 8, 32,
+            "mr_entries 8, tlb_sets 4, huge_entries 4, outstanding 8, walks 2, pending_faults 4",
+            sizes(params)
+        )));
+    };
+    Ok(v)
+}
+
+fn generate<B: Block>(mut uut: B) -> String {
     uut.connect_all();
     crate::verilog::generate(&uut, "odp_mmu")
 }

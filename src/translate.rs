@@ -176,6 +176,13 @@ pub struct Translator<
     pub mon_tlb_refused: Signal<Out, Bit>,
     /// Number of parked requests (for the bench and the monitors).
     pub mon_parked: Signal<Out, Bits<CNT_BITS>>,
+    /// Counter pulse: a TLB lookup result hit.
+    pub mon_tlb_hit: Signal<Out, Bit>,
+    /// Counter pulse: a TLB lookup result missed.
+    pub mon_tlb_miss: Signal<Out, Bit>,
+    /// Counter pulse: the walker took a walk request (a new walk or one
+    /// coalesced onto a walk of the same page).
+    pub mon_walk: Signal<Out, Bit>,
 
     mr: MrTable<MR_BITS>,
     tlb: Tlb<SET_BITS, MR_BITS, HUGE>,
@@ -417,6 +424,9 @@ impl<
             mon_overflow: Default::default(),
             mon_tlb_refused: Default::default(),
             mon_parked: Default::default(),
+            mon_tlb_hit: Default::default(),
+            mon_tlb_miss: Default::default(),
+            mon_walk: Default::default(),
             mr: Default::default(),
             tlb: Default::default(),
             walker: Default::default(),
@@ -1134,6 +1144,9 @@ impl<
             }
         }
         self.mon_multi_hit.next = self.tlb.res_valid.val() & self.tlb.res_multi_hit.val();
+        self.mon_tlb_hit.next = self.tlb.res_valid.val() & self.tlb.res_hit.val();
+        self.mon_tlb_miss.next = self.tlb.res_valid.val() & (!self.tlb.res_hit.val());
+        self.mon_walk.next = self.walker.req_valid.val() & self.walker.req_ready.val();
         self.mon_tlb_refused.next = self.s1_valid.q.val() & (!self.tlb.ready.val());
 
         // ---- reset ----

@@ -14,7 +14,7 @@ mod harness;
 use harness::lockstep::Lockstep;
 use harness::seed;
 use harness::verilated::Verilated;
-use odp_mmu::command::*;
+use odp_mmu::control::command::*;
 use odp_mmu::sim::command_ref::{execute, Command, Effect};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};

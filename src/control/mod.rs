@@ -34,3 +34,4 @@ pub fn generate_verilog(caps: &CsrCaps, name: &str) -> String {
     uut.connect_all();
     crate::verilog::generate(&uut, name)
 }
+pub mod command;

@@ -320,6 +320,10 @@ fn random_req(rng: &mut StdRng, mrs: &[MrEntry], qps: u32, recent: &VecDeque<Req
     }
 }
 
+/// A request in flight: itself, the reference beats `(pa, seg_len)`, the
+/// reference status, the beats answered so far.
+type InFlight = (Req, Vec<(u64, u64)>, u8, usize);
+
 /// Bring-up, MR registration and a bad command; then `clocks` of traffic.
 fn system_run(params: &Params, clocks: u64, seed: u64) {
     let mut rng = StdRng::seed_from_u64(seed);
@@ -366,7 +370,7 @@ fn system_run(params: &Params, clocks: u64, seed: u64) {
     let mut xreq_mon = StreamMonitor::new("s_xreq");
     let mut xrsp_mon = StreamMonitor::new("m_xrsp");
     let mut offer: Option<(u8, Req)> = None;
-    let mut inflight: HashMap<u8, (Req, Vec<(u64, u64)>, u8, usize)> = HashMap::new();
+    let mut inflight: HashMap<u8, InFlight> = HashMap::new();
     let mut per_qp: HashMap<u32, VecDeque<u8>> = HashMap::new();
     let mut recent: VecDeque<Req> = VecDeque::new();
     let mut next_tag = 0u8;

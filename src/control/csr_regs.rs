@@ -188,7 +188,7 @@ pub struct CsrRegs {
     cap_queues: Constant<Bits<32>>,
     // Registers.
     aw_full: DFF<Bit>,
-    aw_addr: DFF<Bits<14>>,
+    aw_ok: DFF<Bit>,
     w_full: DFF<Bit>,
     w_bits: DFF<Bits<32>>,
     w_mask: DFF<Bits<32>>,
@@ -213,6 +213,30 @@ pub struct CsrRegs {
     cmd_arg9_q: DFF<Bits<32>>,
     cmd_arg10_q: DFF<Bits<32>>,
     cmd_arg11_q: DFF<Bits<32>>,
+    aw_sel_ctrl: DFF<Bit>,
+    aw_sel_error: DFF<Bit>,
+    aw_sel_rnr_timer: DFF<Bit>,
+    aw_sel_pkey: DFF<Bit>,
+    aw_sel_clocks_per_us: DFF<Bit>,
+    aw_sel_prefetch_cap: DFF<Bit>,
+    aw_sel_eq_base_lo: DFF<Bit>,
+    aw_sel_eq_base_hi: DFF<Bit>,
+    aw_sel_eq_log2_size: DFF<Bit>,
+    aw_sel_eq_cons: DFF<Bit>,
+    aw_sel_cmd_arg0: DFF<Bit>,
+    aw_sel_cmd_arg1: DFF<Bit>,
+    aw_sel_cmd_arg2: DFF<Bit>,
+    aw_sel_cmd_arg3: DFF<Bit>,
+    aw_sel_cmd_arg4: DFF<Bit>,
+    aw_sel_cmd_arg5: DFF<Bit>,
+    aw_sel_cmd_arg6: DFF<Bit>,
+    aw_sel_cmd_arg7: DFF<Bit>,
+    aw_sel_cmd_arg8: DFF<Bit>,
+    aw_sel_cmd_arg9: DFF<Bit>,
+    aw_sel_cmd_arg10: DFF<Bit>,
+    aw_sel_cmd_arg11: DFF<Bit>,
+    aw_sel_cmd_doorbell: DFF<Bit>,
+    aw_sel_counter_clear: DFF<Bit>,
     r_ctrl: DFF<Bits<32>>,
     r_error: DFF<Bits<32>>,
     r_error_info: DFF<Bits<32>>,
@@ -284,6 +308,7 @@ pub struct CsrRegs {
     shadow_sel: DFF<Bits<5>>,
     // Combinational values inside one clock.
     wstrb_mask: Signal<Local, Bits<32>>,
+    aw_word: Signal<Local, Bits<14>>,
     wr_go: Signal<Local, Bit>,
     wr_ok: Signal<Local, Bit>,
     rd_go: Signal<Local, Bit>,
@@ -444,7 +469,7 @@ impl CsrRegs {
             cap_tlb: Constant::new((caps.cap_tlb as u64).into()),
             cap_queues: Constant::new((caps.cap_queues as u64).into()),
             aw_full: Default::default(),
-            aw_addr: Default::default(),
+            aw_ok: Default::default(),
             w_full: Default::default(),
             w_bits: Default::default(),
             w_mask: Default::default(),
@@ -469,6 +494,30 @@ impl CsrRegs {
             cmd_arg9_q: Default::default(),
             cmd_arg10_q: Default::default(),
             cmd_arg11_q: Default::default(),
+            aw_sel_ctrl: Default::default(),
+            aw_sel_error: Default::default(),
+            aw_sel_rnr_timer: Default::default(),
+            aw_sel_pkey: Default::default(),
+            aw_sel_clocks_per_us: Default::default(),
+            aw_sel_prefetch_cap: Default::default(),
+            aw_sel_eq_base_lo: Default::default(),
+            aw_sel_eq_base_hi: Default::default(),
+            aw_sel_eq_log2_size: Default::default(),
+            aw_sel_eq_cons: Default::default(),
+            aw_sel_cmd_arg0: Default::default(),
+            aw_sel_cmd_arg1: Default::default(),
+            aw_sel_cmd_arg2: Default::default(),
+            aw_sel_cmd_arg3: Default::default(),
+            aw_sel_cmd_arg4: Default::default(),
+            aw_sel_cmd_arg5: Default::default(),
+            aw_sel_cmd_arg6: Default::default(),
+            aw_sel_cmd_arg7: Default::default(),
+            aw_sel_cmd_arg8: Default::default(),
+            aw_sel_cmd_arg9: Default::default(),
+            aw_sel_cmd_arg10: Default::default(),
+            aw_sel_cmd_arg11: Default::default(),
+            aw_sel_cmd_doorbell: Default::default(),
+            aw_sel_counter_clear: Default::default(),
             r_ctrl: Default::default(),
             r_error: Default::default(),
             r_error_info: Default::default(),
@@ -539,6 +588,7 @@ impl CsrRegs {
             shadow_hi: Default::default(),
             shadow_sel: Default::default(),
             wstrb_mask: Default::default(),
+            aw_word: Default::default(),
             wr_go: Default::default(),
             wr_ok: Default::default(),
             rd_go: Default::default(),
@@ -792,7 +842,7 @@ impl CsrRegs {
 impl Logic for CsrRegs {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clk, aw_full, aw_addr, w_full, w_bits, w_mask, b_valid, b_resp, ar_full, ar_addr, r_valid, r_data, cmd_pending, cmd_op_q, cmd_tag_q, cmd_arg0_q, cmd_arg1_q, cmd_arg2_q, cmd_arg3_q, cmd_arg4_q, cmd_arg5_q, cmd_arg6_q, cmd_arg7_q, cmd_arg8_q, cmd_arg9_q, cmd_arg10_q, cmd_arg11_q, r_ctrl, r_error, r_error_info, r_rnr_timer, r_pkey, r_clocks_per_us, r_prefetch_cap, r_eq_base_lo, r_eq_base_hi, r_eq_log2_size, r_eq_cons, r_cmd_arg0, r_cmd_arg1, r_cmd_arg2, r_cmd_arg3, r_cmd_arg4, r_cmd_arg5, r_cmd_arg6, r_cmd_arg7, r_cmd_arg8, r_cmd_arg9, r_cmd_arg10, r_cmd_arg11, r_cmd_status, c_lookups, i_lookups_inc, c_tlb_hits, i_tlb_hits_inc, c_tlb_misses, i_tlb_misses_inc, c_walks, i_walks_inc, c_walk_reads, i_walk_reads_inc, c_faults, i_faults_inc, c_faults_coalesced, i_faults_coalesced_inc, c_rnr_naks_fault, i_rnr_naks_fault_inc, c_rnr_naks_suspended, i_rnr_naks_suspended_inc, c_drops, i_drops_inc, c_stalls, i_stalls_inc, c_wakes, i_wakes_inc, c_access_errors, i_access_errors_inc, c_fatals, i_fatals_inc, c_invalidations, i_invalidations_inc, c_prefetches, i_prefetches_inc, c_max_pending_faults, i_max_pending_faults_value, c_max_event_ring, i_max_event_ring_value, c_fault_service_sum, i_fault_service_sum_value, i_fault_service_sum_valid, c_fault_service_max, i_fault_service_max_value, c_qps_stalled_now, i_qps_stalled_now_value, shadow_hi, shadow_sel);
+        dff_setup!(self, clk, aw_full, aw_ok, w_full, w_bits, w_mask, b_valid, b_resp, ar_full, ar_addr, r_valid, r_data, cmd_pending, cmd_op_q, cmd_tag_q, cmd_arg0_q, cmd_arg1_q, cmd_arg2_q, cmd_arg3_q, cmd_arg4_q, cmd_arg5_q, cmd_arg6_q, cmd_arg7_q, cmd_arg8_q, cmd_arg9_q, cmd_arg10_q, cmd_arg11_q, aw_sel_ctrl, aw_sel_error, aw_sel_rnr_timer, aw_sel_pkey, aw_sel_clocks_per_us, aw_sel_prefetch_cap, aw_sel_eq_base_lo, aw_sel_eq_base_hi, aw_sel_eq_log2_size, aw_sel_eq_cons, aw_sel_cmd_arg0, aw_sel_cmd_arg1, aw_sel_cmd_arg2, aw_sel_cmd_arg3, aw_sel_cmd_arg4, aw_sel_cmd_arg5, aw_sel_cmd_arg6, aw_sel_cmd_arg7, aw_sel_cmd_arg8, aw_sel_cmd_arg9, aw_sel_cmd_arg10, aw_sel_cmd_arg11, aw_sel_cmd_doorbell, aw_sel_counter_clear, r_ctrl, r_error, r_error_info, r_rnr_timer, r_pkey, r_clocks_per_us, r_prefetch_cap, r_eq_base_lo, r_eq_base_hi, r_eq_log2_size, r_eq_cons, r_cmd_arg0, r_cmd_arg1, r_cmd_arg2, r_cmd_arg3, r_cmd_arg4, r_cmd_arg5, r_cmd_arg6, r_cmd_arg7, r_cmd_arg8, r_cmd_arg9, r_cmd_arg10, r_cmd_arg11, r_cmd_status, c_lookups, i_lookups_inc, c_tlb_hits, i_tlb_hits_inc, c_tlb_misses, i_tlb_misses_inc, c_walks, i_walks_inc, c_walk_reads, i_walk_reads_inc, c_faults, i_faults_inc, c_faults_coalesced, i_faults_coalesced_inc, c_rnr_naks_fault, i_rnr_naks_fault_inc, c_rnr_naks_suspended, i_rnr_naks_suspended_inc, c_drops, i_drops_inc, c_stalls, i_stalls_inc, c_wakes, i_wakes_inc, c_access_errors, i_access_errors_inc, c_fatals, i_fatals_inc, c_invalidations, i_invalidations_inc, c_prefetches, i_prefetches_inc, c_max_pending_faults, i_max_pending_faults_value, c_max_event_ring, i_max_event_ring_value, c_fault_service_sum, i_fault_service_sum_value, i_fault_service_sum_valid, c_fault_service_max, i_fault_service_max_value, c_qps_stalled_now, i_qps_stalled_now_value, shadow_hi, shadow_sel);
 
         // Write channels: address and data are each held in one register until both
         // are there and no response is pending; either may come first.
@@ -800,9 +850,34 @@ impl Logic for CsrRegs {
         self.s_axil_wready.next = !self.w_full.q.val();
         self.s_axil_bvalid.next = self.b_valid.q.val();
         self.s_axil_bresp.next = self.b_resp.q.val();
+        self.aw_word.next = self.s_axil_awaddr.val().get_bits::<14>(2);
         if self.s_axil_awvalid.val() & (!self.aw_full.q.val()) {
             self.aw_full.d.next = true;
-            self.aw_addr.d.next = self.s_axil_awaddr.val().get_bits::<14>(2);
+            self.aw_ok.d.next = (self.aw_word.val() == 8_u64) | (self.aw_word.val() == 10_u64) | (self.aw_word.val() == 16_u64) | (self.aw_word.val() == 17_u64) | (self.aw_word.val() == 18_u64) | (self.aw_word.val() == 19_u64) | (self.aw_word.val() == 20_u64) | (self.aw_word.val() == 21_u64) | (self.aw_word.val() == 22_u64) | (self.aw_word.val() == 23_u64) | (self.aw_word.val() == 64_u64) | (self.aw_word.val() == 65_u64) | (self.aw_word.val() == 66_u64) | (self.aw_word.val() == 67_u64) | (self.aw_word.val() == 68_u64) | (self.aw_word.val() == 69_u64) | (self.aw_word.val() == 70_u64) | (self.aw_word.val() == 71_u64) | (self.aw_word.val() == 72_u64) | (self.aw_word.val() == 73_u64) | (self.aw_word.val() == 74_u64) | (self.aw_word.val() == 75_u64) | (self.aw_word.val() == 124_u64);
+            self.aw_sel_ctrl.d.next = self.aw_word.val() == 8_u64;
+            self.aw_sel_error.d.next = self.aw_word.val() == 10_u64;
+            self.aw_sel_rnr_timer.d.next = self.aw_word.val() == 16_u64;
+            self.aw_sel_pkey.d.next = self.aw_word.val() == 17_u64;
+            self.aw_sel_clocks_per_us.d.next = self.aw_word.val() == 18_u64;
+            self.aw_sel_prefetch_cap.d.next = self.aw_word.val() == 19_u64;
+            self.aw_sel_eq_base_lo.d.next = self.aw_word.val() == 20_u64;
+            self.aw_sel_eq_base_hi.d.next = self.aw_word.val() == 21_u64;
+            self.aw_sel_eq_log2_size.d.next = self.aw_word.val() == 22_u64;
+            self.aw_sel_eq_cons.d.next = self.aw_word.val() == 23_u64;
+            self.aw_sel_cmd_arg0.d.next = self.aw_word.val() == 64_u64;
+            self.aw_sel_cmd_arg1.d.next = self.aw_word.val() == 65_u64;
+            self.aw_sel_cmd_arg2.d.next = self.aw_word.val() == 66_u64;
+            self.aw_sel_cmd_arg3.d.next = self.aw_word.val() == 67_u64;
+            self.aw_sel_cmd_arg4.d.next = self.aw_word.val() == 68_u64;
+            self.aw_sel_cmd_arg5.d.next = self.aw_word.val() == 69_u64;
+            self.aw_sel_cmd_arg6.d.next = self.aw_word.val() == 70_u64;
+            self.aw_sel_cmd_arg7.d.next = self.aw_word.val() == 71_u64;
+            self.aw_sel_cmd_arg8.d.next = self.aw_word.val() == 72_u64;
+            self.aw_sel_cmd_arg9.d.next = self.aw_word.val() == 73_u64;
+            self.aw_sel_cmd_arg10.d.next = self.aw_word.val() == 74_u64;
+            self.aw_sel_cmd_arg11.d.next = self.aw_word.val() == 75_u64;
+            self.aw_sel_cmd_doorbell.d.next = self.aw_word.val() == 80_u64;
+            self.aw_sel_counter_clear.d.next = self.aw_word.val() == 124_u64;
         }
         self.wstrb_mask.next = 0.into();
         if self.s_axil_wstrb.val().get_bit(0) {
@@ -872,184 +947,111 @@ impl Logic for CsrRegs {
         self.n_cmd_arg11.next = self.r_cmd_arg11.q.val();
         self.n_cmd_status.next = self.r_cmd_status.q.val();
 
-        // Write decode (word address).
-        match self.aw_addr.q.val().index() {
-            8 => {
-                // CTRL (rw)
-                self.wr_ok.next = true;
-                if self.wr_go.val() {
-                    self.n_ctrl.next = (self.r_ctrl.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0x3_u64);
-                }
+        // Write decode: one select flip-flop per writable register, set when
+        // the address is taken, so no address compare sits on a write path.
+        self.wr_ok.next = self.aw_ok.q.val() | (self.aw_sel_cmd_doorbell.q.val() & (!self.cmd_pending.q.val()));
+        if self.aw_sel_ctrl.q.val() & self.wr_go.val() {
+            // CTRL (rw)
+            self.n_ctrl.next = (self.r_ctrl.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0x3_u64);
+        }
+        if self.aw_sel_error.q.val() & self.wr_go.val() {
+            // ERROR (rw1c)
+            self.n_error.next = self.r_error.q.val() & (!(self.w_bits.q.val() & 0x1F_u64));
+        }
+        if self.aw_sel_rnr_timer.q.val() & self.wr_go.val() {
+            // RNR_TIMER (rw)
+            self.n_rnr_timer.next = (self.r_rnr_timer.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0x1F_u64);
+        }
+        if self.aw_sel_pkey.q.val() & self.wr_go.val() {
+            // PKEY (rw)
+            self.n_pkey.next = (self.r_pkey.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFF_u64);
+        }
+        if self.aw_sel_clocks_per_us.q.val() & self.wr_go.val() {
+            // CLOCKS_PER_US (rw)
+            self.n_clocks_per_us.next = (self.r_clocks_per_us.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFF_u64);
+        }
+        if self.aw_sel_prefetch_cap.q.val() & self.wr_go.val() {
+            // PREFETCH_CAP (rw)
+            self.n_prefetch_cap.next = (self.r_prefetch_cap.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
+        }
+        if self.aw_sel_eq_base_lo.q.val() & self.wr_go.val() {
+            // EQ_BASE_LO (rw)
+            self.n_eq_base_lo.next = (self.r_eq_base_lo.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
+        }
+        if self.aw_sel_eq_base_hi.q.val() & self.wr_go.val() {
+            // EQ_BASE_HI (rw)
+            self.n_eq_base_hi.next = (self.r_eq_base_hi.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
+        }
+        if self.aw_sel_eq_log2_size.q.val() & self.wr_go.val() {
+            // EQ_LOG2_SIZE (rw)
+            self.n_eq_log2_size.next = (self.r_eq_log2_size.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0x1F_u64);
+        }
+        if self.aw_sel_eq_cons.q.val() & self.wr_go.val() {
+            // EQ_CONS (rw)
+            self.n_eq_cons.next = (self.r_eq_cons.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
+        }
+        if self.aw_sel_cmd_arg0.q.val() & self.wr_go.val() {
+            // CMD_ARG0 (rw)
+            self.n_cmd_arg0.next = (self.r_cmd_arg0.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
+        }
+        if self.aw_sel_cmd_arg1.q.val() & self.wr_go.val() {
+            // CMD_ARG1 (rw)
+            self.n_cmd_arg1.next = (self.r_cmd_arg1.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
+        }
+        if self.aw_sel_cmd_arg2.q.val() & self.wr_go.val() {
+            // CMD_ARG2 (rw)
+            self.n_cmd_arg2.next = (self.r_cmd_arg2.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
+        }
+        if self.aw_sel_cmd_arg3.q.val() & self.wr_go.val() {
+            // CMD_ARG3 (rw)
+            self.n_cmd_arg3.next = (self.r_cmd_arg3.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
+        }
+        if self.aw_sel_cmd_arg4.q.val() & self.wr_go.val() {
+            // CMD_ARG4 (rw)
+            self.n_cmd_arg4.next = (self.r_cmd_arg4.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
+        }
+        if self.aw_sel_cmd_arg5.q.val() & self.wr_go.val() {
+            // CMD_ARG5 (rw)
+            self.n_cmd_arg5.next = (self.r_cmd_arg5.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
+        }
+        if self.aw_sel_cmd_arg6.q.val() & self.wr_go.val() {
+            // CMD_ARG6 (rw)
+            self.n_cmd_arg6.next = (self.r_cmd_arg6.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
+        }
+        if self.aw_sel_cmd_arg7.q.val() & self.wr_go.val() {
+            // CMD_ARG7 (rw)
+            self.n_cmd_arg7.next = (self.r_cmd_arg7.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
+        }
+        if self.aw_sel_cmd_arg8.q.val() & self.wr_go.val() {
+            // CMD_ARG8 (rw)
+            self.n_cmd_arg8.next = (self.r_cmd_arg8.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
+        }
+        if self.aw_sel_cmd_arg9.q.val() & self.wr_go.val() {
+            // CMD_ARG9 (rw)
+            self.n_cmd_arg9.next = (self.r_cmd_arg9.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
+        }
+        if self.aw_sel_cmd_arg10.q.val() & self.wr_go.val() {
+            // CMD_ARG10 (rw)
+            self.n_cmd_arg10.next = (self.r_cmd_arg10.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
+        }
+        if self.aw_sel_cmd_arg11.q.val() & self.wr_go.val() {
+            // CMD_ARG11 (rw)
+            self.n_cmd_arg11.next = (self.r_cmd_arg11.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
+        }
+        if self.aw_sel_cmd_doorbell.q.val() & self.wr_go.val() {
+            // CMD_DOORBELL: refused (SLVERR) while a command is held; rings
+            // when the op byte is written.
+            if self.cmd_pending.q.val() {
+                self.db_reject.next = true;
+            } else if self.w_mask.q.val().get_bit(0) {
+                self.db_accept.next = true;
             }
-            10 => {
-                // ERROR (rw1c)
-                self.wr_ok.next = true;
-                if self.wr_go.val() {
-                    self.n_error.next = self.r_error.q.val() & (!(self.w_bits.q.val() & 0x1F_u64));
-                }
+        }
+        if self.aw_sel_counter_clear.q.val() & self.wr_go.val() {
+            // COUNTER_CLEAR
+            if self.w_bits.q.val().get_bit(0) {
+                self.clear_go.next = true;
             }
-            16 => {
-                // RNR_TIMER (rw)
-                self.wr_ok.next = true;
-                if self.wr_go.val() {
-                    self.n_rnr_timer.next = (self.r_rnr_timer.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0x1F_u64);
-                }
-            }
-            17 => {
-                // PKEY (rw)
-                self.wr_ok.next = true;
-                if self.wr_go.val() {
-                    self.n_pkey.next = (self.r_pkey.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFF_u64);
-                }
-            }
-            18 => {
-                // CLOCKS_PER_US (rw)
-                self.wr_ok.next = true;
-                if self.wr_go.val() {
-                    self.n_clocks_per_us.next = (self.r_clocks_per_us.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFF_u64);
-                }
-            }
-            19 => {
-                // PREFETCH_CAP (rw)
-                self.wr_ok.next = true;
-                if self.wr_go.val() {
-                    self.n_prefetch_cap.next = (self.r_prefetch_cap.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
-                }
-            }
-            20 => {
-                // EQ_BASE_LO (rw)
-                self.wr_ok.next = true;
-                if self.wr_go.val() {
-                    self.n_eq_base_lo.next = (self.r_eq_base_lo.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
-                }
-            }
-            21 => {
-                // EQ_BASE_HI (rw)
-                self.wr_ok.next = true;
-                if self.wr_go.val() {
-                    self.n_eq_base_hi.next = (self.r_eq_base_hi.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
-                }
-            }
-            22 => {
-                // EQ_LOG2_SIZE (rw)
-                self.wr_ok.next = true;
-                if self.wr_go.val() {
-                    self.n_eq_log2_size.next = (self.r_eq_log2_size.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0x1F_u64);
-                }
-            }
-            23 => {
-                // EQ_CONS (rw)
-                self.wr_ok.next = true;
-                if self.wr_go.val() {
-                    self.n_eq_cons.next = (self.r_eq_cons.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
-                }
-            }
-            64 => {
-                // CMD_ARG0 (rw)
-                self.wr_ok.next = true;
-                if self.wr_go.val() {
-                    self.n_cmd_arg0.next = (self.r_cmd_arg0.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
-                }
-            }
-            65 => {
-                // CMD_ARG1 (rw)
-                self.wr_ok.next = true;
-                if self.wr_go.val() {
-                    self.n_cmd_arg1.next = (self.r_cmd_arg1.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
-                }
-            }
-            66 => {
-                // CMD_ARG2 (rw)
-                self.wr_ok.next = true;
-                if self.wr_go.val() {
-                    self.n_cmd_arg2.next = (self.r_cmd_arg2.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
-                }
-            }
-            67 => {
-                // CMD_ARG3 (rw)
-                self.wr_ok.next = true;
-                if self.wr_go.val() {
-                    self.n_cmd_arg3.next = (self.r_cmd_arg3.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
-                }
-            }
-            68 => {
-                // CMD_ARG4 (rw)
-                self.wr_ok.next = true;
-                if self.wr_go.val() {
-                    self.n_cmd_arg4.next = (self.r_cmd_arg4.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
-                }
-            }
-            69 => {
-                // CMD_ARG5 (rw)
-                self.wr_ok.next = true;
-                if self.wr_go.val() {
-                    self.n_cmd_arg5.next = (self.r_cmd_arg5.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
-                }
-            }
-            70 => {
-                // CMD_ARG6 (rw)
-                self.wr_ok.next = true;
-                if self.wr_go.val() {
-                    self.n_cmd_arg6.next = (self.r_cmd_arg6.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
-                }
-            }
-            71 => {
-                // CMD_ARG7 (rw)
-                self.wr_ok.next = true;
-                if self.wr_go.val() {
-                    self.n_cmd_arg7.next = (self.r_cmd_arg7.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
-                }
-            }
-            72 => {
-                // CMD_ARG8 (rw)
-                self.wr_ok.next = true;
-                if self.wr_go.val() {
-                    self.n_cmd_arg8.next = (self.r_cmd_arg8.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
-                }
-            }
-            73 => {
-                // CMD_ARG9 (rw)
-                self.wr_ok.next = true;
-                if self.wr_go.val() {
-                    self.n_cmd_arg9.next = (self.r_cmd_arg9.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
-                }
-            }
-            74 => {
-                // CMD_ARG10 (rw)
-                self.wr_ok.next = true;
-                if self.wr_go.val() {
-                    self.n_cmd_arg10.next = (self.r_cmd_arg10.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
-                }
-            }
-            75 => {
-                // CMD_ARG11 (rw)
-                self.wr_ok.next = true;
-                if self.wr_go.val() {
-                    self.n_cmd_arg11.next = (self.r_cmd_arg11.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
-                }
-            }
-            80 => {
-                // CMD_DOORBELL: refused (SLVERR) while a command is held; rings
-                // when the op byte is written.
-                if self.cmd_pending.q.val() {
-                    if self.wr_go.val() {
-                        self.db_reject.next = true;
-                    }
-                } else {
-                    self.wr_ok.next = true;
-                    if self.wr_go.val() & self.w_mask.q.val().get_bit(0) {
-                        self.db_accept.next = true;
-                    }
-                }
-            }
-            124 => {
-                // COUNTER_CLEAR
-                self.wr_ok.next = true;
-                if self.wr_go.val() & self.w_bits.q.val().get_bit(0) {
-                    self.clear_go.next = true;
-                }
-            }
-            _ => {}
         }
         if self.wr_go.val() {
             self.aw_full.d.next = false;
@@ -1793,7 +1795,7 @@ impl Logic for CsrRegs {
             self.w_full.d.next = false;
             self.w_bits.d.next = 0.into();
             self.w_mask.d.next = 0.into();
-            self.aw_addr.d.next = 0.into();
+            self.aw_ok.d.next = false;
             self.b_valid.d.next = false;
             self.b_resp.d.next = 0.into();
             self.ar_full.d.next = false;
@@ -1815,6 +1817,30 @@ impl Logic for CsrRegs {
             self.cmd_arg9_q.d.next = 0.into();
             self.cmd_arg10_q.d.next = 0.into();
             self.cmd_arg11_q.d.next = 0.into();
+            self.aw_sel_ctrl.d.next = false;
+            self.aw_sel_error.d.next = false;
+            self.aw_sel_rnr_timer.d.next = false;
+            self.aw_sel_pkey.d.next = false;
+            self.aw_sel_clocks_per_us.d.next = false;
+            self.aw_sel_prefetch_cap.d.next = false;
+            self.aw_sel_eq_base_lo.d.next = false;
+            self.aw_sel_eq_base_hi.d.next = false;
+            self.aw_sel_eq_log2_size.d.next = false;
+            self.aw_sel_eq_cons.d.next = false;
+            self.aw_sel_cmd_arg0.d.next = false;
+            self.aw_sel_cmd_arg1.d.next = false;
+            self.aw_sel_cmd_arg2.d.next = false;
+            self.aw_sel_cmd_arg3.d.next = false;
+            self.aw_sel_cmd_arg4.d.next = false;
+            self.aw_sel_cmd_arg5.d.next = false;
+            self.aw_sel_cmd_arg6.d.next = false;
+            self.aw_sel_cmd_arg7.d.next = false;
+            self.aw_sel_cmd_arg8.d.next = false;
+            self.aw_sel_cmd_arg9.d.next = false;
+            self.aw_sel_cmd_arg10.d.next = false;
+            self.aw_sel_cmd_arg11.d.next = false;
+            self.aw_sel_cmd_doorbell.d.next = false;
+            self.aw_sel_counter_clear.d.next = false;
             self.r_ctrl.d.next = 0x0_u64.into();
             self.r_error.d.next = 0x0_u64.into();
             self.r_error_info.d.next = 0x0_u64.into();

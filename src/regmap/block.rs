@@ -44,6 +44,11 @@ fn stored(r: &Reg) -> bool {
         || r.name == "CMD_STATUS"
 }
 
+/// Registers a write can change (everything but read-only ones).
+fn writable(r: &Reg) -> bool {
+    r.counter.is_none() && r.access != Access::Ro
+}
+
 /// Internal fields whose value is the held-command flag.
 fn busy_field(r: &Reg, f: &Field) -> bool {
     matches!(
@@ -405,7 +410,7 @@ pub fn csr_block_source() -> String {
     }
     let mut dffs: Vec<(String, String)> = vec![
         ("aw_full".into(), "Bit".into()),
-        ("aw_addr".into(), "Bits<14>".into()),
+        ("aw_ok".into(), "Bit".into()),
         ("w_full".into(), "Bit".into()),
         ("w_bits".into(), "Bits<32>".into()),
         ("w_mask".into(), "Bits<32>".into()),
@@ -421,6 +426,9 @@ pub fn csr_block_source() -> String {
     ];
     for n in 0..CMD_ARGS {
         dffs.push((format!("cmd_arg{n}_q"), "Bits<32>".into()));
+    }
+    for r in REGS.iter().filter(|r| writable(r)) {
+        dffs.push((format!("aw_sel_{}", lower(r.name)), "Bit".into()));
     }
     for r in &stored_regs {
         dffs.push((format!("r_{}", lower(r.name)), "Bits<32>".into()));
@@ -447,6 +455,7 @@ pub fn csr_block_source() -> String {
     }
     let mut locals: Vec<(String, String)> = vec![
         ("wstrb_mask".into(), "Bits<32>".into()),
+        ("aw_word".into(), "Bits<14>".into()),
         ("wr_go".into(), "Bit".into()),
         ("wr_ok".into(), "Bit".into()),
         ("rd_go".into(), "Bit".into()),
@@ -602,10 +611,10 @@ self.s_axil_awready.next = !self.aw_full.q.val();
 self.s_axil_wready.next = !self.w_full.q.val();
 self.s_axil_bvalid.next = self.b_valid.q.val();
 self.s_axil_bresp.next = self.b_resp.q.val();
+self.aw_word.next = self.s_axil_awaddr.val().get_bits::<14>(2);
 if self.s_axil_awvalid.val() & (!self.aw_full.q.val()) {
     self.aw_full.d.next = true;
-    self.aw_addr.d.next = self.s_axil_awaddr.val().get_bits::<14>(2);
-}
+@AW_DECODE@}
 self.wstrb_mask.next = 0.into();
 if self.s_axil_wstrb.val().get_bit(0) {
     self.wstrb_mask.next = self.wstrb_mask.val() | 0xFF_u64;
@@ -655,66 +664,41 @@ self.rd_go.next = self.ar_full.q.val() & (!self.r_valid.q.val());
         let n = lower(r.name);
         writeln!(b, "self.n_{n}.next = self.r_{n}.q.val();").unwrap();
     }
-    b.push_str("\n// Write decode (word address).\nmatch self.aw_addr.q.val().index() {\n");
-    for r in REGS {
+    b.push_str("\n// Write decode: one select flip-flop per writable register, set when\n// the address is taken, so no address compare sits on a write path.\n");
+    writeln!(b, "self.wr_ok.next = self.aw_ok.q.val() | (self.aw_sel_cmd_doorbell.q.val() & (!self.cmd_pending.q.val()));").unwrap();
+    for r in REGS.iter().filter(|r| writable(r)) {
         let n = lower(r.name);
         let m = r.mask();
+        writeln!(b, "if self.aw_sel_{n}.q.val() & self.wr_go.val() {{").unwrap();
         match r.access {
-            Access::Ro => {}
             Access::Rw | Access::Wo => {
-                writeln!(
-                    b,
-                    "    {} => {{\n        // {} ({})",
-                    r.word(),
-                    r.name,
-                    r.access.name()
-                )
-                .unwrap();
-                writeln!(b, "        self.wr_ok.next = true;").unwrap();
-                writeln!(b, "        if self.wr_go.val() {{").unwrap();
-                writeln!(b, "            self.n_{n}.next = (self.r_{n}.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0x{m:X}_u64);").unwrap();
-                writeln!(b, "        }}\n    }}").unwrap();
+                writeln!(b, "    // {} ({})", r.name, r.access.name()).unwrap();
+                writeln!(b, "    self.n_{n}.next = (self.r_{n}.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0x{m:X}_u64);").unwrap();
             }
             Access::Rw1c => {
-                writeln!(b, "    {} => {{\n        // {} (rw1c)", r.word(), r.name).unwrap();
-                writeln!(b, "        self.wr_ok.next = true;").unwrap();
-                writeln!(b, "        if self.wr_go.val() {{").unwrap();
-                writeln!(b, "            self.n_{n}.next = self.r_{n}.q.val() & (!(self.w_bits.q.val() & 0x{m:X}_u64));").unwrap();
-                writeln!(b, "        }}\n    }}").unwrap();
+                writeln!(b, "    // {} (rw1c)", r.name).unwrap();
+                writeln!(b, "    self.n_{n}.next = self.r_{n}.q.val() & (!(self.w_bits.q.val() & 0x{m:X}_u64));").unwrap();
             }
             Access::Command if r.name == "CMD_DOORBELL" => {
-                writeln!(b, "    {} => {{", r.word()).unwrap();
                 b.push_str(
-                    "        // CMD_DOORBELL: refused (SLVERR) while a command is held; rings
-        // when the op byte is written.
-        if self.cmd_pending.q.val() {
-            if self.wr_go.val() {
-                self.db_reject.next = true;
-            }
-        } else {
-            self.wr_ok.next = true;
-            if self.wr_go.val() & self.w_mask.q.val().get_bit(0) {
-                self.db_accept.next = true;
-            }
-        }
+                    "    // CMD_DOORBELL: refused (SLVERR) while a command is held; rings
+    // when the op byte is written.
+    if self.cmd_pending.q.val() {
+        self.db_reject.next = true;
+    } else if self.w_mask.q.val().get_bit(0) {
+        self.db_accept.next = true;
     }
 ",
                 );
             }
             Access::Command => {
-                writeln!(b, "    {} => {{\n        // COUNTER_CLEAR", r.word()).unwrap();
-                writeln!(b, "        self.wr_ok.next = true;").unwrap();
-                writeln!(
-                    b,
-                    "        if self.wr_go.val() & self.w_bits.q.val().get_bit(0) {{"
-                )
-                .unwrap();
-                writeln!(b, "            self.clear_go.next = true;").unwrap();
-                writeln!(b, "        }}\n    }}").unwrap();
+                writeln!(b, "    // COUNTER_CLEAR").unwrap();
+                writeln!(b, "    if self.w_bits.q.val().get_bit(0) {{\n        self.clear_go.next = true;\n    }}").unwrap();
             }
+            Access::Ro => unreachable!(),
         }
+        b.push_str("}\n");
     }
-    b.push_str("    _ => {}\n}\n");
     b.push_str(
         "if self.wr_go.val() {
     self.aw_full.d.next = false;
@@ -981,7 +965,7 @@ if self.rst.val() {
     self.w_full.d.next = false;
     self.w_bits.d.next = 0.into();
     self.w_mask.d.next = 0.into();
-    self.aw_addr.d.next = 0.into();
+    self.aw_ok.d.next = false;
     self.b_valid.d.next = false;
     self.b_resp.d.next = 0.into();
     self.ar_full.d.next = false;
@@ -995,6 +979,9 @@ if self.rst.val() {
     );
     for k in 0..CMD_ARGS {
         writeln!(b, "    self.cmd_arg{k}_q.d.next = 0.into();").unwrap();
+    }
+    for r in REGS.iter().filter(|r| writable(r)) {
+        writeln!(b, "    self.aw_sel_{}.d.next = false;", lower(r.name)).unwrap();
     }
     for r in &stored_regs {
         writeln!(
@@ -1022,6 +1009,23 @@ if self.rst.val() {
     b.push_str(
         "    self.shadow_hi.d.next = 0.into();\n    self.shadow_sel.d.next = 31_u64.into();\n}\n",
     );
+    let mut decode = String::new();
+    let ok_words: Vec<String> = REGS
+        .iter()
+        .filter(|r| writable(r) && r.name != "CMD_DOORBELL")
+        .map(|r| format!("(self.aw_word.val() == {}_u64)", r.word()))
+        .collect();
+    writeln!(decode, "    self.aw_ok.d.next = {};", ok_words.join(" | ")).unwrap();
+    for r in REGS.iter().filter(|r| writable(r)) {
+        writeln!(
+            decode,
+            "    self.aw_sel_{}.d.next = self.aw_word.val() == {}_u64;",
+            lower(r.name),
+            r.word()
+        )
+        .unwrap();
+    }
+    let b = &mut b.replace("@AW_DECODE@", &decode);
     for line in b.lines() {
         if line.is_empty() {
             w.push('\n');

@@ -44,6 +44,17 @@ fn stored(r: &Reg) -> bool {
         || r.name == "CMD_STATUS"
 }
 
+/// The 64-word groups of the read mux that hold a readable register.
+fn read_groups(readable: &[&Reg]) -> Vec<usize> {
+    let mut g: Vec<usize> = REGS
+        .iter()
+        .filter(|r| r.counter.is_some() || readable.iter().any(|q| q.name == r.name))
+        .map(|r| r.word() >> 6)
+        .collect();
+    g.dedup();
+    g
+}
+
 /// Registers a write can change (everything but read-only ones).
 fn writable(r: &Reg) -> bool {
     r.counter.is_none() && r.access != Access::Ro
@@ -447,6 +458,11 @@ pub fn csr_block_source() -> String {
             }
         }
     }
+    for g in read_groups(&readable) {
+        dffs.push((format!("s1_g{g}"), "Bits<32>".into()));
+    }
+    dffs.push(("s1_full".into(), "Bit".into()));
+    dffs.push(("s1_grp".into(), "Bits<8>".into()));
     dffs.push(("shadow_hi".into(), "Bits<32>".into()));
     dffs.push(("shadow_sel".into(), "Bits<5>".into()));
     writeln!(w, "    // Registers.").unwrap();
@@ -472,6 +488,9 @@ pub fn csr_block_source() -> String {
     }
     for r in &readable {
         locals.push((format!("v_{}", lower(r.name)), "Bits<32>".into()));
+    }
+    for g in read_groups(&readable) {
+        locals.push((format!("rd_g{g}"), "Bits<32>".into()));
     }
     for c in COUNTERS {
         if matches!(c.kind, CounterKind::Max | CounterKind::Sum) {
@@ -655,7 +674,7 @@ if self.s_axil_arvalid.val() & (!self.ar_full.q.val()) {
 if self.s_axil_rready.val() {
     self.r_valid.d.next = false;
 }
-self.rd_go.next = self.ar_full.q.val() & (!self.r_valid.q.val());
+self.rd_go.next = self.ar_full.q.val() & (!self.s1_full.q.val()) & (!self.r_valid.q.val());
 
 // Next values of the stored registers start from their current values.
 ",
@@ -898,67 +917,94 @@ if self.db_accept.val() {{
             }
         }
     }
-    b.push_str(
+    // Groups of 64 words: stage 1 muxes each group on the low six address
+    // bits, stage 2 picks the group.
+    let groups = read_groups(&readable);
+    let counter_groups: Vec<usize> = REGS
+        .iter()
+        .filter(|r| r.counter.is_some())
+        .map(|r| r.word() >> 6)
+        .collect();
+    assert!(
+        counter_groups.windows(2).all(|w| w[0] == w[1]),
+        "csr_block_source: the counters must sit in one 64-word group"
+    );
+    let cg = counter_groups[0];
+    writeln!(
+        b,
         "
-// Read mux (word address). Reading a counter's low word latches its high
-// word into the shadow, which its high-word read returns.
-self.rd_word.next = 0.into();
+// Read mux, stage 1 (the clock after the address is taken): one mux per
+// group of 64 words on the low six address bits. Reading a counter's low
+// word latches its high word into the shadow, which its high-word read
+// returns.
 self.sh_load.next = false;
 self.sh_val.next = 0.into();
-self.sh_sel.next = 0.into();
-match self.ar_addr.q.val().index() {
-",
-    );
-    for r in REGS {
-        if let Some(h) = r.counter {
-            let n = lower(COUNTERS[h.index].name);
-            if h.hi {
-                writeln!(b, "    {} => {{\n        // {}", r.word(), r.name).unwrap();
-                writeln!(b, "        if self.shadow_sel.q.val() == {}_u64 {{\n            self.rd_word.next = self.shadow_hi.q.val();\n        }} else {{\n            self.rd_word.next = self.c_{n}.q.val().get_bits::<32>(32);\n        }}\n    }}", h.index).unwrap();
-            } else {
-                writeln!(b, "    {} => {{\n        // {}", r.word(), r.name).unwrap();
-                writeln!(
-                    b,
-                    "        self.rd_word.next = self.c_{n}.q.val().get_bits::<32>(0);"
-                )
-                .unwrap();
-                writeln!(b, "        self.sh_load.next = true;").unwrap();
-                writeln!(
-                    b,
-                    "        self.sh_val.next = self.c_{n}.q.val().get_bits::<32>(32);"
-                )
-                .unwrap();
-                writeln!(
-                    b,
-                    "        self.sh_sel.next = {}_u64.into();\n    }}",
-                    h.index
-                )
-                .unwrap();
+self.sh_sel.next = 0.into();"
+    )
+    .unwrap();
+    for g in &groups {
+        writeln!(b, "self.rd_g{g}.next = 0.into();").unwrap();
+        writeln!(b, "match self.ar_addr.q.val().get_bits::<6>(0).index() {{").unwrap();
+        for r in REGS.iter().filter(|r| r.word() >> 6 == *g) {
+            let k = r.word() & 63;
+            if let Some(h) = r.counter {
+                let n = lower(COUNTERS[h.index].name);
+                if h.hi {
+                    writeln!(b, "    {k} => {{\n        // {}", r.name).unwrap();
+                    writeln!(b, "        if self.shadow_sel.q.val() == {}_u64 {{\n            self.rd_g{g}.next = self.shadow_hi.q.val();\n        }} else {{\n            self.rd_g{g}.next = self.c_{n}.q.val().get_bits::<32>(32);\n        }}\n    }}", h.index).unwrap();
+                } else {
+                    writeln!(b, "    {k} => {{\n        // {}", r.name).unwrap();
+                    writeln!(
+                        b,
+                        "        self.rd_g{g}.next = self.c_{n}.q.val().get_bits::<32>(0);"
+                    )
+                    .unwrap();
+                    writeln!(b, "        self.sh_load.next = true;").unwrap();
+                    writeln!(
+                        b,
+                        "        self.sh_val.next = self.c_{n}.q.val().get_bits::<32>(32);"
+                    )
+                    .unwrap();
+                    writeln!(
+                        b,
+                        "        self.sh_sel.next = {}_u64.into();\n    }}",
+                        h.index
+                    )
+                    .unwrap();
+                }
+            } else if readable.iter().any(|q| q.name == r.name) {
+                writeln!(b, "    {k} => {{\n        // {}\n        self.rd_g{g}.next = self.v_{}.val();\n    }}", r.name, lower(r.name)).unwrap();
             }
-        } else if readable.iter().any(|q| q.name == r.name) {
-            writeln!(
-                b,
-                "    {} => {{\n        // {}\n        self.rd_word.next = self.v_{}.val();\n    }}",
-                r.word(),
-                r.name,
-                lower(r.name)
-            )
-            .unwrap();
         }
+        writeln!(b, "    _ => {{}}\n}}").unwrap();
     }
+    writeln!(b, "self.s1_full.d.next = false;").unwrap();
+    writeln!(b, "if self.rd_go.val() {{").unwrap();
+    writeln!(b, "    self.ar_full.d.next = false;").unwrap();
+    writeln!(b, "    self.s1_full.d.next = true;").unwrap();
+    writeln!(
+        b,
+        "    self.s1_grp.d.next = self.ar_addr.q.val().get_bits::<8>(6);"
+    )
+    .unwrap();
+    for g in &groups {
+        writeln!(b, "    self.s1_g{g}.d.next = self.rd_g{g}.val();").unwrap();
+    }
+    writeln!(
+        b,
+        "    if self.sh_load.val() & (self.ar_addr.q.val().get_bits::<8>(6) == {cg}_u64) {{"
+    )
+    .unwrap();
+    writeln!(b, "        self.shadow_hi.d.next = self.sh_val.val();").unwrap();
+    writeln!(b, "        self.shadow_sel.d.next = self.sh_sel.val();").unwrap();
+    writeln!(b, "    }}\n}}").unwrap();
+    writeln!(b, "\n// Read mux, stage 2: the group; undefined groups read 0.\nself.rd_word.next = 0.into();").unwrap();
+    for g in &groups {
+        writeln!(b, "if self.s1_grp.q.val() == {g}_u64 {{\n    self.rd_word.next = self.s1_g{g}.q.val();\n}}").unwrap();
+    }
+    writeln!(b, "if self.s1_full.q.val() {{\n    self.r_valid.d.next = true;\n    self.r_data.d.next = self.rd_word.val();\n}}").unwrap();
     b.push_str(
-        "    _ => {}
-}
-if self.rd_go.val() {
-    self.ar_full.d.next = false;
-    self.r_valid.d.next = true;
-    self.r_data.d.next = self.rd_word.val();
-    if self.sh_load.val() {
-        self.shadow_hi.d.next = self.sh_val.val();
-        self.shadow_sel.d.next = self.sh_sel.val();
-    }
-}
-
+        "
 // Synchronous reset: every register to its reset value.
 if self.rst.val() {
     self.aw_full.d.next = false;
@@ -972,6 +1018,8 @@ if self.rst.val() {
     self.ar_addr.d.next = 0.into();
     self.r_valid.d.next = false;
     self.r_data.d.next = 0.into();
+    self.s1_full.d.next = false;
+    self.s1_grp.d.next = 0.into();
     self.cmd_pending.d.next = false;
     self.cmd_op_q.d.next = 0.into();
     self.cmd_tag_q.d.next = 0.into();

@@ -305,10 +305,11 @@ pub struct CsrRegs {
     c_qps_stalled_now: DFF<Bits<64>>,
     i_qps_stalled_now_value: DFF<Bits<32>>,
     s1_g0: DFF<Bits<32>>,
-    s1_g1: DFF<Bits<32>>,
     s1_g2: DFF<Bits<32>>,
+    s1_g4: DFF<Bits<32>>,
+    s1_g5: DFF<Bits<32>>,
     s1_full: DFF<Bit>,
-    s1_grp: DFF<Bits<8>>,
+    s1_grp: DFF<Bits<9>>,
     shadow_hi: DFF<Bits<32>>,
     shadow_sel: DFF<Bits<5>>,
     // Combinational values inside one clock.
@@ -381,8 +382,9 @@ pub struct CsrRegs {
     v_cmd_arg11: Signal<Local, Bits<32>>,
     v_cmd_status: Signal<Local, Bits<32>>,
     rd_g0: Signal<Local, Bits<32>>,
-    rd_g1: Signal<Local, Bits<32>>,
     rd_g2: Signal<Local, Bits<32>>,
+    rd_g4: Signal<Local, Bits<32>>,
+    rd_g5: Signal<Local, Bits<32>>,
     wide_max_pending_faults: Signal<Local, Bits<64>>,
     wide_max_event_ring: Signal<Local, Bits<64>>,
     wide_fault_service_sum: Signal<Local, Bits<64>>,
@@ -594,8 +596,9 @@ impl CsrRegs {
             c_qps_stalled_now: Default::default(),
             i_qps_stalled_now_value: Default::default(),
             s1_g0: Default::default(),
-            s1_g1: Default::default(),
             s1_g2: Default::default(),
+            s1_g4: Default::default(),
+            s1_g5: Default::default(),
             s1_full: Default::default(),
             s1_grp: Default::default(),
             shadow_hi: Default::default(),
@@ -669,8 +672,9 @@ impl CsrRegs {
             v_cmd_arg11: Default::default(),
             v_cmd_status: Default::default(),
             rd_g0: Default::default(),
-            rd_g1: Default::default(),
             rd_g2: Default::default(),
+            rd_g4: Default::default(),
+            rd_g5: Default::default(),
             wide_max_pending_faults: Default::default(),
             wide_max_event_ring: Default::default(),
             wide_fault_service_sum: Default::default(),
@@ -858,7 +862,7 @@ impl CsrRegs {
 impl Logic for CsrRegs {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clk, aw_full, aw_ok, w_full, w_bits, w_mask, b_valid, b_resp, ar_full, ar_addr, r_valid, r_data, cmd_pending, cmd_op_q, cmd_tag_q, cmd_arg0_q, cmd_arg1_q, cmd_arg2_q, cmd_arg3_q, cmd_arg4_q, cmd_arg5_q, cmd_arg6_q, cmd_arg7_q, cmd_arg8_q, cmd_arg9_q, cmd_arg10_q, cmd_arg11_q, aw_sel_ctrl, aw_sel_error, aw_sel_rnr_timer, aw_sel_pkey, aw_sel_clocks_per_us, aw_sel_prefetch_cap, aw_sel_eq_base_lo, aw_sel_eq_base_hi, aw_sel_eq_log2_size, aw_sel_eq_cons, aw_sel_cmd_arg0, aw_sel_cmd_arg1, aw_sel_cmd_arg2, aw_sel_cmd_arg3, aw_sel_cmd_arg4, aw_sel_cmd_arg5, aw_sel_cmd_arg6, aw_sel_cmd_arg7, aw_sel_cmd_arg8, aw_sel_cmd_arg9, aw_sel_cmd_arg10, aw_sel_cmd_arg11, aw_sel_cmd_doorbell, aw_sel_counter_clear, r_ctrl, r_error, r_error_info, r_rnr_timer, r_pkey, r_clocks_per_us, r_prefetch_cap, r_eq_base_lo, r_eq_base_hi, r_eq_log2_size, r_eq_cons, r_cmd_arg0, r_cmd_arg1, r_cmd_arg2, r_cmd_arg3, r_cmd_arg4, r_cmd_arg5, r_cmd_arg6, r_cmd_arg7, r_cmd_arg8, r_cmd_arg9, r_cmd_arg10, r_cmd_arg11, r_cmd_status, c_lookups, i_lookups_inc, c_tlb_hits, i_tlb_hits_inc, c_tlb_misses, i_tlb_misses_inc, c_walks, i_walks_inc, c_walk_reads, i_walk_reads_inc, c_faults, i_faults_inc, c_faults_coalesced, i_faults_coalesced_inc, c_rnr_naks_fault, i_rnr_naks_fault_inc, c_rnr_naks_suspended, i_rnr_naks_suspended_inc, c_drops, i_drops_inc, c_stalls, i_stalls_inc, c_wakes, i_wakes_inc, c_access_errors, i_access_errors_inc, c_fatals, i_fatals_inc, c_invalidations, i_invalidations_inc, c_prefetches, i_prefetches_inc, c_max_pending_faults, i_max_pending_faults_value, c_max_event_ring, i_max_event_ring_value, c_fault_service_sum, i_fault_service_sum_value, i_fault_service_sum_valid, c_fault_service_max, i_fault_service_max_value, c_qps_stalled_now, i_qps_stalled_now_value, s1_g0, s1_g1, s1_g2, s1_full, s1_grp, shadow_hi, shadow_sel);
+        dff_setup!(self, clk, aw_full, aw_ok, w_full, w_bits, w_mask, b_valid, b_resp, ar_full, ar_addr, r_valid, r_data, cmd_pending, cmd_op_q, cmd_tag_q, cmd_arg0_q, cmd_arg1_q, cmd_arg2_q, cmd_arg3_q, cmd_arg4_q, cmd_arg5_q, cmd_arg6_q, cmd_arg7_q, cmd_arg8_q, cmd_arg9_q, cmd_arg10_q, cmd_arg11_q, aw_sel_ctrl, aw_sel_error, aw_sel_rnr_timer, aw_sel_pkey, aw_sel_clocks_per_us, aw_sel_prefetch_cap, aw_sel_eq_base_lo, aw_sel_eq_base_hi, aw_sel_eq_log2_size, aw_sel_eq_cons, aw_sel_cmd_arg0, aw_sel_cmd_arg1, aw_sel_cmd_arg2, aw_sel_cmd_arg3, aw_sel_cmd_arg4, aw_sel_cmd_arg5, aw_sel_cmd_arg6, aw_sel_cmd_arg7, aw_sel_cmd_arg8, aw_sel_cmd_arg9, aw_sel_cmd_arg10, aw_sel_cmd_arg11, aw_sel_cmd_doorbell, aw_sel_counter_clear, r_ctrl, r_error, r_error_info, r_rnr_timer, r_pkey, r_clocks_per_us, r_prefetch_cap, r_eq_base_lo, r_eq_base_hi, r_eq_log2_size, r_eq_cons, r_cmd_arg0, r_cmd_arg1, r_cmd_arg2, r_cmd_arg3, r_cmd_arg4, r_cmd_arg5, r_cmd_arg6, r_cmd_arg7, r_cmd_arg8, r_cmd_arg9, r_cmd_arg10, r_cmd_arg11, r_cmd_status, c_lookups, i_lookups_inc, c_tlb_hits, i_tlb_hits_inc, c_tlb_misses, i_tlb_misses_inc, c_walks, i_walks_inc, c_walk_reads, i_walk_reads_inc, c_faults, i_faults_inc, c_faults_coalesced, i_faults_coalesced_inc, c_rnr_naks_fault, i_rnr_naks_fault_inc, c_rnr_naks_suspended, i_rnr_naks_suspended_inc, c_drops, i_drops_inc, c_stalls, i_stalls_inc, c_wakes, i_wakes_inc, c_access_errors, i_access_errors_inc, c_fatals, i_fatals_inc, c_invalidations, i_invalidations_inc, c_prefetches, i_prefetches_inc, c_max_pending_faults, i_max_pending_faults_value, c_max_event_ring, i_max_event_ring_value, c_fault_service_sum, i_fault_service_sum_value, i_fault_service_sum_valid, c_fault_service_max, i_fault_service_max_value, c_qps_stalled_now, i_qps_stalled_now_value, s1_g0, s1_g2, s1_g4, s1_g5, s1_full, s1_grp, shadow_hi, shadow_sel);
 
         // Write channels: address and data are each held in one register until both
         // are there and no response is pending; either may come first.
@@ -1344,14 +1348,14 @@ impl Logic for CsrRegs {
         }
 
         // Read mux, stage 1 (the clock after the address is taken): one mux per
-        // group of 64 words on the low six address bits. Reading a counter's low
+        // group of 32 words on the low five address bits. Reading a counter's low
         // word latches its high word into the shadow, which its high-word read
         // returns.
         self.sh_load.next = false;
         self.sh_val.next = 0.into();
         self.sh_sel.next = 0.into();
         self.rd_g0.next = 0.into();
-        match self.ar_addr.q.val().get_bits::<6>(0).index() {
+        match self.ar_addr.q.val().get_bits::<5>(0).index() {
             0 => {
                 // ID
                 self.rd_g0.next = self.v_id.val();
@@ -1430,377 +1434,423 @@ impl Logic for CsrRegs {
             }
             _ => {}
         }
-        self.rd_g1.next = 0.into();
-        match self.ar_addr.q.val().get_bits::<6>(0).index() {
+        self.rd_g2.next = 0.into();
+        match self.ar_addr.q.val().get_bits::<5>(0).index() {
             0 => {
                 // CMD_ARG0
-                self.rd_g1.next = self.v_cmd_arg0.val();
+                self.rd_g2.next = self.v_cmd_arg0.val();
             }
             1 => {
                 // CMD_ARG1
-                self.rd_g1.next = self.v_cmd_arg1.val();
+                self.rd_g2.next = self.v_cmd_arg1.val();
             }
             2 => {
                 // CMD_ARG2
-                self.rd_g1.next = self.v_cmd_arg2.val();
+                self.rd_g2.next = self.v_cmd_arg2.val();
             }
             3 => {
                 // CMD_ARG3
-                self.rd_g1.next = self.v_cmd_arg3.val();
+                self.rd_g2.next = self.v_cmd_arg3.val();
             }
             4 => {
                 // CMD_ARG4
-                self.rd_g1.next = self.v_cmd_arg4.val();
+                self.rd_g2.next = self.v_cmd_arg4.val();
             }
             5 => {
                 // CMD_ARG5
-                self.rd_g1.next = self.v_cmd_arg5.val();
+                self.rd_g2.next = self.v_cmd_arg5.val();
             }
             6 => {
                 // CMD_ARG6
-                self.rd_g1.next = self.v_cmd_arg6.val();
+                self.rd_g2.next = self.v_cmd_arg6.val();
             }
             7 => {
                 // CMD_ARG7
-                self.rd_g1.next = self.v_cmd_arg7.val();
+                self.rd_g2.next = self.v_cmd_arg7.val();
             }
             8 => {
                 // CMD_ARG8
-                self.rd_g1.next = self.v_cmd_arg8.val();
+                self.rd_g2.next = self.v_cmd_arg8.val();
             }
             9 => {
                 // CMD_ARG9
-                self.rd_g1.next = self.v_cmd_arg9.val();
+                self.rd_g2.next = self.v_cmd_arg9.val();
             }
             10 => {
                 // CMD_ARG10
-                self.rd_g1.next = self.v_cmd_arg10.val();
+                self.rd_g2.next = self.v_cmd_arg10.val();
             }
             11 => {
                 // CMD_ARG11
-                self.rd_g1.next = self.v_cmd_arg11.val();
+                self.rd_g2.next = self.v_cmd_arg11.val();
             }
             17 => {
                 // CMD_STATUS
-                self.rd_g1.next = self.v_cmd_status.val();
+                self.rd_g2.next = self.v_cmd_status.val();
             }
             _ => {}
         }
-        self.rd_g2.next = 0.into();
-        match self.ar_addr.q.val().get_bits::<6>(0).index() {
+        self.rd_g4.next = 0.into();
+        match self.ar_addr.q.val().get_bits::<5>(0).index() {
             0 => {
                 // LOOKUPS_LO
-                self.rd_g2.next = self.c_lookups.q.val().get_bits::<32>(0);
-                self.sh_load.next = true;
-                self.sh_val.next = self.c_lookups.q.val().get_bits::<32>(32);
-                self.sh_sel.next = 0_u64.into();
+                self.rd_g4.next = self.c_lookups.q.val().get_bits::<32>(0);
+                if self.ar_addr.q.val().get_bits::<9>(5) == 4_u64 {
+                    self.sh_load.next = true;
+                    self.sh_val.next = self.c_lookups.q.val().get_bits::<32>(32);
+                    self.sh_sel.next = 0_u64.into();
+                }
             }
             1 => {
                 // LOOKUPS_HI
                 if self.shadow_sel.q.val() == 0_u64 {
-                    self.rd_g2.next = self.shadow_hi.q.val();
+                    self.rd_g4.next = self.shadow_hi.q.val();
                 } else {
-                    self.rd_g2.next = self.c_lookups.q.val().get_bits::<32>(32);
+                    self.rd_g4.next = self.c_lookups.q.val().get_bits::<32>(32);
                 }
             }
             2 => {
                 // TLB_HITS_LO
-                self.rd_g2.next = self.c_tlb_hits.q.val().get_bits::<32>(0);
-                self.sh_load.next = true;
-                self.sh_val.next = self.c_tlb_hits.q.val().get_bits::<32>(32);
-                self.sh_sel.next = 1_u64.into();
+                self.rd_g4.next = self.c_tlb_hits.q.val().get_bits::<32>(0);
+                if self.ar_addr.q.val().get_bits::<9>(5) == 4_u64 {
+                    self.sh_load.next = true;
+                    self.sh_val.next = self.c_tlb_hits.q.val().get_bits::<32>(32);
+                    self.sh_sel.next = 1_u64.into();
+                }
             }
             3 => {
                 // TLB_HITS_HI
                 if self.shadow_sel.q.val() == 1_u64 {
-                    self.rd_g2.next = self.shadow_hi.q.val();
+                    self.rd_g4.next = self.shadow_hi.q.val();
                 } else {
-                    self.rd_g2.next = self.c_tlb_hits.q.val().get_bits::<32>(32);
+                    self.rd_g4.next = self.c_tlb_hits.q.val().get_bits::<32>(32);
                 }
             }
             4 => {
                 // TLB_MISSES_LO
-                self.rd_g2.next = self.c_tlb_misses.q.val().get_bits::<32>(0);
-                self.sh_load.next = true;
-                self.sh_val.next = self.c_tlb_misses.q.val().get_bits::<32>(32);
-                self.sh_sel.next = 2_u64.into();
+                self.rd_g4.next = self.c_tlb_misses.q.val().get_bits::<32>(0);
+                if self.ar_addr.q.val().get_bits::<9>(5) == 4_u64 {
+                    self.sh_load.next = true;
+                    self.sh_val.next = self.c_tlb_misses.q.val().get_bits::<32>(32);
+                    self.sh_sel.next = 2_u64.into();
+                }
             }
             5 => {
                 // TLB_MISSES_HI
                 if self.shadow_sel.q.val() == 2_u64 {
-                    self.rd_g2.next = self.shadow_hi.q.val();
+                    self.rd_g4.next = self.shadow_hi.q.val();
                 } else {
-                    self.rd_g2.next = self.c_tlb_misses.q.val().get_bits::<32>(32);
+                    self.rd_g4.next = self.c_tlb_misses.q.val().get_bits::<32>(32);
                 }
             }
             6 => {
                 // WALKS_LO
-                self.rd_g2.next = self.c_walks.q.val().get_bits::<32>(0);
-                self.sh_load.next = true;
-                self.sh_val.next = self.c_walks.q.val().get_bits::<32>(32);
-                self.sh_sel.next = 3_u64.into();
+                self.rd_g4.next = self.c_walks.q.val().get_bits::<32>(0);
+                if self.ar_addr.q.val().get_bits::<9>(5) == 4_u64 {
+                    self.sh_load.next = true;
+                    self.sh_val.next = self.c_walks.q.val().get_bits::<32>(32);
+                    self.sh_sel.next = 3_u64.into();
+                }
             }
             7 => {
                 // WALKS_HI
                 if self.shadow_sel.q.val() == 3_u64 {
-                    self.rd_g2.next = self.shadow_hi.q.val();
+                    self.rd_g4.next = self.shadow_hi.q.val();
                 } else {
-                    self.rd_g2.next = self.c_walks.q.val().get_bits::<32>(32);
+                    self.rd_g4.next = self.c_walks.q.val().get_bits::<32>(32);
                 }
             }
             8 => {
                 // WALK_READS_LO
-                self.rd_g2.next = self.c_walk_reads.q.val().get_bits::<32>(0);
-                self.sh_load.next = true;
-                self.sh_val.next = self.c_walk_reads.q.val().get_bits::<32>(32);
-                self.sh_sel.next = 4_u64.into();
+                self.rd_g4.next = self.c_walk_reads.q.val().get_bits::<32>(0);
+                if self.ar_addr.q.val().get_bits::<9>(5) == 4_u64 {
+                    self.sh_load.next = true;
+                    self.sh_val.next = self.c_walk_reads.q.val().get_bits::<32>(32);
+                    self.sh_sel.next = 4_u64.into();
+                }
             }
             9 => {
                 // WALK_READS_HI
                 if self.shadow_sel.q.val() == 4_u64 {
-                    self.rd_g2.next = self.shadow_hi.q.val();
+                    self.rd_g4.next = self.shadow_hi.q.val();
                 } else {
-                    self.rd_g2.next = self.c_walk_reads.q.val().get_bits::<32>(32);
+                    self.rd_g4.next = self.c_walk_reads.q.val().get_bits::<32>(32);
                 }
             }
             10 => {
                 // FAULTS_LO
-                self.rd_g2.next = self.c_faults.q.val().get_bits::<32>(0);
-                self.sh_load.next = true;
-                self.sh_val.next = self.c_faults.q.val().get_bits::<32>(32);
-                self.sh_sel.next = 5_u64.into();
+                self.rd_g4.next = self.c_faults.q.val().get_bits::<32>(0);
+                if self.ar_addr.q.val().get_bits::<9>(5) == 4_u64 {
+                    self.sh_load.next = true;
+                    self.sh_val.next = self.c_faults.q.val().get_bits::<32>(32);
+                    self.sh_sel.next = 5_u64.into();
+                }
             }
             11 => {
                 // FAULTS_HI
                 if self.shadow_sel.q.val() == 5_u64 {
-                    self.rd_g2.next = self.shadow_hi.q.val();
+                    self.rd_g4.next = self.shadow_hi.q.val();
                 } else {
-                    self.rd_g2.next = self.c_faults.q.val().get_bits::<32>(32);
+                    self.rd_g4.next = self.c_faults.q.val().get_bits::<32>(32);
                 }
             }
             12 => {
                 // FAULTS_COALESCED_LO
-                self.rd_g2.next = self.c_faults_coalesced.q.val().get_bits::<32>(0);
-                self.sh_load.next = true;
-                self.sh_val.next = self.c_faults_coalesced.q.val().get_bits::<32>(32);
-                self.sh_sel.next = 6_u64.into();
+                self.rd_g4.next = self.c_faults_coalesced.q.val().get_bits::<32>(0);
+                if self.ar_addr.q.val().get_bits::<9>(5) == 4_u64 {
+                    self.sh_load.next = true;
+                    self.sh_val.next = self.c_faults_coalesced.q.val().get_bits::<32>(32);
+                    self.sh_sel.next = 6_u64.into();
+                }
             }
             13 => {
                 // FAULTS_COALESCED_HI
                 if self.shadow_sel.q.val() == 6_u64 {
-                    self.rd_g2.next = self.shadow_hi.q.val();
+                    self.rd_g4.next = self.shadow_hi.q.val();
                 } else {
-                    self.rd_g2.next = self.c_faults_coalesced.q.val().get_bits::<32>(32);
+                    self.rd_g4.next = self.c_faults_coalesced.q.val().get_bits::<32>(32);
                 }
             }
             14 => {
                 // RNR_NAKS_FAULT_LO
-                self.rd_g2.next = self.c_rnr_naks_fault.q.val().get_bits::<32>(0);
-                self.sh_load.next = true;
-                self.sh_val.next = self.c_rnr_naks_fault.q.val().get_bits::<32>(32);
-                self.sh_sel.next = 7_u64.into();
+                self.rd_g4.next = self.c_rnr_naks_fault.q.val().get_bits::<32>(0);
+                if self.ar_addr.q.val().get_bits::<9>(5) == 4_u64 {
+                    self.sh_load.next = true;
+                    self.sh_val.next = self.c_rnr_naks_fault.q.val().get_bits::<32>(32);
+                    self.sh_sel.next = 7_u64.into();
+                }
             }
             15 => {
                 // RNR_NAKS_FAULT_HI
                 if self.shadow_sel.q.val() == 7_u64 {
-                    self.rd_g2.next = self.shadow_hi.q.val();
+                    self.rd_g4.next = self.shadow_hi.q.val();
                 } else {
-                    self.rd_g2.next = self.c_rnr_naks_fault.q.val().get_bits::<32>(32);
+                    self.rd_g4.next = self.c_rnr_naks_fault.q.val().get_bits::<32>(32);
                 }
             }
             16 => {
                 // RNR_NAKS_SUSPENDED_LO
-                self.rd_g2.next = self.c_rnr_naks_suspended.q.val().get_bits::<32>(0);
-                self.sh_load.next = true;
-                self.sh_val.next = self.c_rnr_naks_suspended.q.val().get_bits::<32>(32);
-                self.sh_sel.next = 8_u64.into();
+                self.rd_g4.next = self.c_rnr_naks_suspended.q.val().get_bits::<32>(0);
+                if self.ar_addr.q.val().get_bits::<9>(5) == 4_u64 {
+                    self.sh_load.next = true;
+                    self.sh_val.next = self.c_rnr_naks_suspended.q.val().get_bits::<32>(32);
+                    self.sh_sel.next = 8_u64.into();
+                }
             }
             17 => {
                 // RNR_NAKS_SUSPENDED_HI
                 if self.shadow_sel.q.val() == 8_u64 {
-                    self.rd_g2.next = self.shadow_hi.q.val();
+                    self.rd_g4.next = self.shadow_hi.q.val();
                 } else {
-                    self.rd_g2.next = self.c_rnr_naks_suspended.q.val().get_bits::<32>(32);
+                    self.rd_g4.next = self.c_rnr_naks_suspended.q.val().get_bits::<32>(32);
                 }
             }
             18 => {
                 // DROPS_LO
-                self.rd_g2.next = self.c_drops.q.val().get_bits::<32>(0);
-                self.sh_load.next = true;
-                self.sh_val.next = self.c_drops.q.val().get_bits::<32>(32);
-                self.sh_sel.next = 9_u64.into();
+                self.rd_g4.next = self.c_drops.q.val().get_bits::<32>(0);
+                if self.ar_addr.q.val().get_bits::<9>(5) == 4_u64 {
+                    self.sh_load.next = true;
+                    self.sh_val.next = self.c_drops.q.val().get_bits::<32>(32);
+                    self.sh_sel.next = 9_u64.into();
+                }
             }
             19 => {
                 // DROPS_HI
                 if self.shadow_sel.q.val() == 9_u64 {
-                    self.rd_g2.next = self.shadow_hi.q.val();
+                    self.rd_g4.next = self.shadow_hi.q.val();
                 } else {
-                    self.rd_g2.next = self.c_drops.q.val().get_bits::<32>(32);
+                    self.rd_g4.next = self.c_drops.q.val().get_bits::<32>(32);
                 }
             }
             20 => {
                 // STALLS_LO
-                self.rd_g2.next = self.c_stalls.q.val().get_bits::<32>(0);
-                self.sh_load.next = true;
-                self.sh_val.next = self.c_stalls.q.val().get_bits::<32>(32);
-                self.sh_sel.next = 10_u64.into();
+                self.rd_g4.next = self.c_stalls.q.val().get_bits::<32>(0);
+                if self.ar_addr.q.val().get_bits::<9>(5) == 4_u64 {
+                    self.sh_load.next = true;
+                    self.sh_val.next = self.c_stalls.q.val().get_bits::<32>(32);
+                    self.sh_sel.next = 10_u64.into();
+                }
             }
             21 => {
                 // STALLS_HI
                 if self.shadow_sel.q.val() == 10_u64 {
-                    self.rd_g2.next = self.shadow_hi.q.val();
+                    self.rd_g4.next = self.shadow_hi.q.val();
                 } else {
-                    self.rd_g2.next = self.c_stalls.q.val().get_bits::<32>(32);
+                    self.rd_g4.next = self.c_stalls.q.val().get_bits::<32>(32);
                 }
             }
             22 => {
                 // WAKES_LO
-                self.rd_g2.next = self.c_wakes.q.val().get_bits::<32>(0);
-                self.sh_load.next = true;
-                self.sh_val.next = self.c_wakes.q.val().get_bits::<32>(32);
-                self.sh_sel.next = 11_u64.into();
+                self.rd_g4.next = self.c_wakes.q.val().get_bits::<32>(0);
+                if self.ar_addr.q.val().get_bits::<9>(5) == 4_u64 {
+                    self.sh_load.next = true;
+                    self.sh_val.next = self.c_wakes.q.val().get_bits::<32>(32);
+                    self.sh_sel.next = 11_u64.into();
+                }
             }
             23 => {
                 // WAKES_HI
                 if self.shadow_sel.q.val() == 11_u64 {
-                    self.rd_g2.next = self.shadow_hi.q.val();
+                    self.rd_g4.next = self.shadow_hi.q.val();
                 } else {
-                    self.rd_g2.next = self.c_wakes.q.val().get_bits::<32>(32);
+                    self.rd_g4.next = self.c_wakes.q.val().get_bits::<32>(32);
                 }
             }
             24 => {
                 // ACCESS_ERRORS_LO
-                self.rd_g2.next = self.c_access_errors.q.val().get_bits::<32>(0);
-                self.sh_load.next = true;
-                self.sh_val.next = self.c_access_errors.q.val().get_bits::<32>(32);
-                self.sh_sel.next = 12_u64.into();
+                self.rd_g4.next = self.c_access_errors.q.val().get_bits::<32>(0);
+                if self.ar_addr.q.val().get_bits::<9>(5) == 4_u64 {
+                    self.sh_load.next = true;
+                    self.sh_val.next = self.c_access_errors.q.val().get_bits::<32>(32);
+                    self.sh_sel.next = 12_u64.into();
+                }
             }
             25 => {
                 // ACCESS_ERRORS_HI
                 if self.shadow_sel.q.val() == 12_u64 {
-                    self.rd_g2.next = self.shadow_hi.q.val();
+                    self.rd_g4.next = self.shadow_hi.q.val();
                 } else {
-                    self.rd_g2.next = self.c_access_errors.q.val().get_bits::<32>(32);
+                    self.rd_g4.next = self.c_access_errors.q.val().get_bits::<32>(32);
                 }
             }
             26 => {
                 // FATALS_LO
-                self.rd_g2.next = self.c_fatals.q.val().get_bits::<32>(0);
-                self.sh_load.next = true;
-                self.sh_val.next = self.c_fatals.q.val().get_bits::<32>(32);
-                self.sh_sel.next = 13_u64.into();
+                self.rd_g4.next = self.c_fatals.q.val().get_bits::<32>(0);
+                if self.ar_addr.q.val().get_bits::<9>(5) == 4_u64 {
+                    self.sh_load.next = true;
+                    self.sh_val.next = self.c_fatals.q.val().get_bits::<32>(32);
+                    self.sh_sel.next = 13_u64.into();
+                }
             }
             27 => {
                 // FATALS_HI
                 if self.shadow_sel.q.val() == 13_u64 {
-                    self.rd_g2.next = self.shadow_hi.q.val();
+                    self.rd_g4.next = self.shadow_hi.q.val();
                 } else {
-                    self.rd_g2.next = self.c_fatals.q.val().get_bits::<32>(32);
+                    self.rd_g4.next = self.c_fatals.q.val().get_bits::<32>(32);
                 }
             }
             28 => {
                 // INVALIDATIONS_LO
-                self.rd_g2.next = self.c_invalidations.q.val().get_bits::<32>(0);
-                self.sh_load.next = true;
-                self.sh_val.next = self.c_invalidations.q.val().get_bits::<32>(32);
-                self.sh_sel.next = 14_u64.into();
+                self.rd_g4.next = self.c_invalidations.q.val().get_bits::<32>(0);
+                if self.ar_addr.q.val().get_bits::<9>(5) == 4_u64 {
+                    self.sh_load.next = true;
+                    self.sh_val.next = self.c_invalidations.q.val().get_bits::<32>(32);
+                    self.sh_sel.next = 14_u64.into();
+                }
             }
             29 => {
                 // INVALIDATIONS_HI
                 if self.shadow_sel.q.val() == 14_u64 {
-                    self.rd_g2.next = self.shadow_hi.q.val();
+                    self.rd_g4.next = self.shadow_hi.q.val();
                 } else {
-                    self.rd_g2.next = self.c_invalidations.q.val().get_bits::<32>(32);
+                    self.rd_g4.next = self.c_invalidations.q.val().get_bits::<32>(32);
                 }
             }
             30 => {
                 // PREFETCHES_LO
-                self.rd_g2.next = self.c_prefetches.q.val().get_bits::<32>(0);
-                self.sh_load.next = true;
-                self.sh_val.next = self.c_prefetches.q.val().get_bits::<32>(32);
-                self.sh_sel.next = 15_u64.into();
+                self.rd_g4.next = self.c_prefetches.q.val().get_bits::<32>(0);
+                if self.ar_addr.q.val().get_bits::<9>(5) == 4_u64 {
+                    self.sh_load.next = true;
+                    self.sh_val.next = self.c_prefetches.q.val().get_bits::<32>(32);
+                    self.sh_sel.next = 15_u64.into();
+                }
             }
             31 => {
                 // PREFETCHES_HI
                 if self.shadow_sel.q.val() == 15_u64 {
-                    self.rd_g2.next = self.shadow_hi.q.val();
+                    self.rd_g4.next = self.shadow_hi.q.val();
                 } else {
-                    self.rd_g2.next = self.c_prefetches.q.val().get_bits::<32>(32);
+                    self.rd_g4.next = self.c_prefetches.q.val().get_bits::<32>(32);
                 }
             }
-            32 => {
+            _ => {}
+        }
+        self.rd_g5.next = 0.into();
+        match self.ar_addr.q.val().get_bits::<5>(0).index() {
+            0 => {
                 // MAX_PENDING_FAULTS_LO
-                self.rd_g2.next = self.c_max_pending_faults.q.val().get_bits::<32>(0);
-                self.sh_load.next = true;
-                self.sh_val.next = self.c_max_pending_faults.q.val().get_bits::<32>(32);
-                self.sh_sel.next = 16_u64.into();
+                self.rd_g5.next = self.c_max_pending_faults.q.val().get_bits::<32>(0);
+                if self.ar_addr.q.val().get_bits::<9>(5) == 5_u64 {
+                    self.sh_load.next = true;
+                    self.sh_val.next = self.c_max_pending_faults.q.val().get_bits::<32>(32);
+                    self.sh_sel.next = 16_u64.into();
+                }
             }
-            33 => {
+            1 => {
                 // MAX_PENDING_FAULTS_HI
                 if self.shadow_sel.q.val() == 16_u64 {
-                    self.rd_g2.next = self.shadow_hi.q.val();
+                    self.rd_g5.next = self.shadow_hi.q.val();
                 } else {
-                    self.rd_g2.next = self.c_max_pending_faults.q.val().get_bits::<32>(32);
+                    self.rd_g5.next = self.c_max_pending_faults.q.val().get_bits::<32>(32);
                 }
             }
-            34 => {
+            2 => {
                 // MAX_EVENT_RING_LO
-                self.rd_g2.next = self.c_max_event_ring.q.val().get_bits::<32>(0);
-                self.sh_load.next = true;
-                self.sh_val.next = self.c_max_event_ring.q.val().get_bits::<32>(32);
-                self.sh_sel.next = 17_u64.into();
+                self.rd_g5.next = self.c_max_event_ring.q.val().get_bits::<32>(0);
+                if self.ar_addr.q.val().get_bits::<9>(5) == 5_u64 {
+                    self.sh_load.next = true;
+                    self.sh_val.next = self.c_max_event_ring.q.val().get_bits::<32>(32);
+                    self.sh_sel.next = 17_u64.into();
+                }
             }
-            35 => {
+            3 => {
                 // MAX_EVENT_RING_HI
                 if self.shadow_sel.q.val() == 17_u64 {
-                    self.rd_g2.next = self.shadow_hi.q.val();
+                    self.rd_g5.next = self.shadow_hi.q.val();
                 } else {
-                    self.rd_g2.next = self.c_max_event_ring.q.val().get_bits::<32>(32);
+                    self.rd_g5.next = self.c_max_event_ring.q.val().get_bits::<32>(32);
                 }
             }
-            36 => {
+            4 => {
                 // FAULT_SERVICE_SUM_LO
-                self.rd_g2.next = self.c_fault_service_sum.q.val().get_bits::<32>(0);
-                self.sh_load.next = true;
-                self.sh_val.next = self.c_fault_service_sum.q.val().get_bits::<32>(32);
-                self.sh_sel.next = 18_u64.into();
+                self.rd_g5.next = self.c_fault_service_sum.q.val().get_bits::<32>(0);
+                if self.ar_addr.q.val().get_bits::<9>(5) == 5_u64 {
+                    self.sh_load.next = true;
+                    self.sh_val.next = self.c_fault_service_sum.q.val().get_bits::<32>(32);
+                    self.sh_sel.next = 18_u64.into();
+                }
             }
-            37 => {
+            5 => {
                 // FAULT_SERVICE_SUM_HI
                 if self.shadow_sel.q.val() == 18_u64 {
-                    self.rd_g2.next = self.shadow_hi.q.val();
+                    self.rd_g5.next = self.shadow_hi.q.val();
                 } else {
-                    self.rd_g2.next = self.c_fault_service_sum.q.val().get_bits::<32>(32);
+                    self.rd_g5.next = self.c_fault_service_sum.q.val().get_bits::<32>(32);
                 }
             }
-            38 => {
+            6 => {
                 // FAULT_SERVICE_MAX_LO
-                self.rd_g2.next = self.c_fault_service_max.q.val().get_bits::<32>(0);
-                self.sh_load.next = true;
-                self.sh_val.next = self.c_fault_service_max.q.val().get_bits::<32>(32);
-                self.sh_sel.next = 19_u64.into();
+                self.rd_g5.next = self.c_fault_service_max.q.val().get_bits::<32>(0);
+                if self.ar_addr.q.val().get_bits::<9>(5) == 5_u64 {
+                    self.sh_load.next = true;
+                    self.sh_val.next = self.c_fault_service_max.q.val().get_bits::<32>(32);
+                    self.sh_sel.next = 19_u64.into();
+                }
             }
-            39 => {
+            7 => {
                 // FAULT_SERVICE_MAX_HI
                 if self.shadow_sel.q.val() == 19_u64 {
-                    self.rd_g2.next = self.shadow_hi.q.val();
+                    self.rd_g5.next = self.shadow_hi.q.val();
                 } else {
-                    self.rd_g2.next = self.c_fault_service_max.q.val().get_bits::<32>(32);
+                    self.rd_g5.next = self.c_fault_service_max.q.val().get_bits::<32>(32);
                 }
             }
-            40 => {
+            8 => {
                 // QPS_STALLED_NOW_LO
-                self.rd_g2.next = self.c_qps_stalled_now.q.val().get_bits::<32>(0);
-                self.sh_load.next = true;
-                self.sh_val.next = self.c_qps_stalled_now.q.val().get_bits::<32>(32);
-                self.sh_sel.next = 20_u64.into();
+                self.rd_g5.next = self.c_qps_stalled_now.q.val().get_bits::<32>(0);
+                if self.ar_addr.q.val().get_bits::<9>(5) == 5_u64 {
+                    self.sh_load.next = true;
+                    self.sh_val.next = self.c_qps_stalled_now.q.val().get_bits::<32>(32);
+                    self.sh_sel.next = 20_u64.into();
+                }
             }
-            41 => {
+            9 => {
                 // QPS_STALLED_NOW_HI
                 if self.shadow_sel.q.val() == 20_u64 {
-                    self.rd_g2.next = self.shadow_hi.q.val();
+                    self.rd_g5.next = self.shadow_hi.q.val();
                 } else {
-                    self.rd_g2.next = self.c_qps_stalled_now.q.val().get_bits::<32>(32);
+                    self.rd_g5.next = self.c_qps_stalled_now.q.val().get_bits::<32>(32);
                 }
             }
             _ => {}
@@ -1809,11 +1859,12 @@ impl Logic for CsrRegs {
         if self.rd_go.val() {
             self.ar_full.d.next = false;
             self.s1_full.d.next = true;
-            self.s1_grp.d.next = self.ar_addr.q.val().get_bits::<8>(6);
+            self.s1_grp.d.next = self.ar_addr.q.val().get_bits::<9>(5);
             self.s1_g0.d.next = self.rd_g0.val();
-            self.s1_g1.d.next = self.rd_g1.val();
             self.s1_g2.d.next = self.rd_g2.val();
-            if self.sh_load.val() & (self.ar_addr.q.val().get_bits::<8>(6) == 2_u64) {
+            self.s1_g4.d.next = self.rd_g4.val();
+            self.s1_g5.d.next = self.rd_g5.val();
+            if self.sh_load.val() {
                 self.shadow_hi.d.next = self.sh_val.val();
                 self.shadow_sel.d.next = self.sh_sel.val();
             }
@@ -1824,11 +1875,14 @@ impl Logic for CsrRegs {
         if self.s1_grp.q.val() == 0_u64 {
             self.rd_word.next = self.s1_g0.q.val();
         }
-        if self.s1_grp.q.val() == 1_u64 {
-            self.rd_word.next = self.s1_g1.q.val();
-        }
         if self.s1_grp.q.val() == 2_u64 {
             self.rd_word.next = self.s1_g2.q.val();
+        }
+        if self.s1_grp.q.val() == 4_u64 {
+            self.rd_word.next = self.s1_g4.q.val();
+        }
+        if self.s1_grp.q.val() == 5_u64 {
+            self.rd_word.next = self.s1_g5.q.val();
         }
         if self.s1_full.q.val() {
             self.r_valid.d.next = true;

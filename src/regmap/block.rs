@@ -44,12 +44,12 @@ fn stored(r: &Reg) -> bool {
         || r.name == "CMD_STATUS"
 }
 
-/// The 64-word groups of the read mux that hold a readable register.
+/// The 32-word groups of the read mux that hold a readable register.
 fn read_groups(readable: &[&Reg]) -> Vec<usize> {
     let mut g: Vec<usize> = REGS
         .iter()
         .filter(|r| r.counter.is_some() || readable.iter().any(|q| q.name == r.name))
-        .map(|r| r.word() >> 6)
+        .map(|r| r.word() >> 5)
         .collect();
     g.dedup();
     g
@@ -462,7 +462,7 @@ pub fn csr_block_source() -> String {
         dffs.push((format!("s1_g{g}"), "Bits<32>".into()));
     }
     dffs.push(("s1_full".into(), "Bit".into()));
-    dffs.push(("s1_grp".into(), "Bits<8>".into()));
+    dffs.push(("s1_grp".into(), "Bits<9>".into()));
     dffs.push(("shadow_hi".into(), "Bits<32>".into()));
     dffs.push(("shadow_sel".into(), "Bits<5>".into()));
     writeln!(w, "    // Registers.").unwrap();
@@ -917,24 +917,14 @@ if self.db_accept.val() {{
             }
         }
     }
-    // Groups of 64 words: stage 1 muxes each group on the low six address
+    // Groups of 32 words: stage 1 muxes each group on the low five address
     // bits, stage 2 picks the group.
     let groups = read_groups(&readable);
-    let counter_groups: Vec<usize> = REGS
-        .iter()
-        .filter(|r| r.counter.is_some())
-        .map(|r| r.word() >> 6)
-        .collect();
-    assert!(
-        counter_groups.windows(2).all(|w| w[0] == w[1]),
-        "csr_block_source: the counters must sit in one 64-word group"
-    );
-    let cg = counter_groups[0];
     writeln!(
         b,
         "
 // Read mux, stage 1 (the clock after the address is taken): one mux per
-// group of 64 words on the low six address bits. Reading a counter's low
+// group of 32 words on the low five address bits. Reading a counter's low
 // word latches its high word into the shadow, which its high-word read
 // returns.
 self.sh_load.next = false;
@@ -944,9 +934,9 @@ self.sh_sel.next = 0.into();"
     .unwrap();
     for g in &groups {
         writeln!(b, "self.rd_g{g}.next = 0.into();").unwrap();
-        writeln!(b, "match self.ar_addr.q.val().get_bits::<6>(0).index() {{").unwrap();
-        for r in REGS.iter().filter(|r| r.word() >> 6 == *g) {
-            let k = r.word() & 63;
+        writeln!(b, "match self.ar_addr.q.val().get_bits::<5>(0).index() {{").unwrap();
+        for r in REGS.iter().filter(|r| r.word() >> 5 == *g) {
+            let k = r.word() & 31;
             if let Some(h) = r.counter {
                 let n = lower(COUNTERS[h.index].name);
                 if h.hi {
@@ -959,15 +949,20 @@ self.sh_sel.next = 0.into();"
                         "        self.rd_g{g}.next = self.c_{n}.q.val().get_bits::<32>(0);"
                     )
                     .unwrap();
-                    writeln!(b, "        self.sh_load.next = true;").unwrap();
                     writeln!(
                         b,
-                        "        self.sh_val.next = self.c_{n}.q.val().get_bits::<32>(32);"
+                        "        if self.ar_addr.q.val().get_bits::<9>(5) == {g}_u64 {{"
+                    )
+                    .unwrap();
+                    writeln!(b, "            self.sh_load.next = true;").unwrap();
+                    writeln!(
+                        b,
+                        "            self.sh_val.next = self.c_{n}.q.val().get_bits::<32>(32);"
                     )
                     .unwrap();
                     writeln!(
                         b,
-                        "        self.sh_sel.next = {}_u64.into();\n    }}",
+                        "            self.sh_sel.next = {}_u64.into();\n        }}\n    }}",
                         h.index
                     )
                     .unwrap();
@@ -984,17 +979,13 @@ self.sh_sel.next = 0.into();"
     writeln!(b, "    self.s1_full.d.next = true;").unwrap();
     writeln!(
         b,
-        "    self.s1_grp.d.next = self.ar_addr.q.val().get_bits::<8>(6);"
+        "    self.s1_grp.d.next = self.ar_addr.q.val().get_bits::<9>(5);"
     )
     .unwrap();
     for g in &groups {
         writeln!(b, "    self.s1_g{g}.d.next = self.rd_g{g}.val();").unwrap();
     }
-    writeln!(
-        b,
-        "    if self.sh_load.val() & (self.ar_addr.q.val().get_bits::<8>(6) == {cg}_u64) {{"
-    )
-    .unwrap();
+    writeln!(b, "    if self.sh_load.val() {{").unwrap();
     writeln!(b, "        self.shadow_hi.d.next = self.sh_val.val();").unwrap();
     writeln!(b, "        self.shadow_sel.d.next = self.sh_sel.val();").unwrap();
     writeln!(b, "    }}\n}}").unwrap();

@@ -268,6 +268,8 @@ struct Model {
     ar: Option<usize>,
     r_valid: bool,
     r_data: u32,
+    /// Stage 1 of the read mux: the value sampled, shown next clock.
+    s1: Option<u32>,
     pending: bool,
     cmd_op: u8,
     cmd_tag: u8,
@@ -311,6 +313,7 @@ impl Model {
             ar: None,
             r_valid: false,
             r_data: 0,
+            s1: None,
             pending: false,
             cmd_op: 0,
             cmd_tag: 0,
@@ -409,13 +412,18 @@ impl Model {
             self.reset();
             return ev;
         }
-        // Read channel.
-        let rd_go = self.ar.is_some() && !self.r_valid;
+        // Read channel: the mux samples the register file the clock after
+        // the address is taken (stage 1), the data shows a clock later.
+        let b_go = self.s1.is_some();
+        let rd_go = self.ar.is_some() && !b_go && !self.r_valid;
         let mut new_shadow = None;
+        if b_go {
+            self.r_data = self.s1.take().unwrap();
+        }
         if rd_go {
             let w = self.ar.unwrap();
             ev.read = Some(w);
-            self.r_data = self.read(w, vals);
+            self.s1 = Some(self.read(w, vals));
             if let Some(h) = self.reg_at[w].and_then(|r| r.counter) {
                 if !h.hi {
                     new_shadow = Some(((self.ctr[h.index] >> 32) as u32, h.index as u32));
@@ -424,7 +432,7 @@ impl Model {
                 }
             }
         }
-        let r_valid = rd_go || (self.r_valid && inp("s_axil_rready") == 0);
+        let r_valid = b_go || (self.r_valid && inp("s_axil_rready") == 0);
         if rd_go {
             self.ar = None;
         } else if self.ar.is_none() && inp("s_axil_arvalid") == 1 {

@@ -188,7 +188,7 @@ pub struct CsrRegs {
     cap_queues: Constant<Bits<32>>,
     // Registers.
     aw_full: DFF<Bit>,
-    aw_addr: DFF<Bits<14>>,
+    aw_ok: DFF<Bit>,
     w_full: DFF<Bit>,
     w_bits: DFF<Bits<32>>,
     w_mask: DFF<Bits<32>>,
@@ -213,6 +213,30 @@ pub struct CsrRegs {
     cmd_arg9_q: DFF<Bits<32>>,
     cmd_arg10_q: DFF<Bits<32>>,
     cmd_arg11_q: DFF<Bits<32>>,
+    aw_sel_ctrl: DFF<Bit>,
+    aw_sel_error: DFF<Bit>,
+    aw_sel_rnr_timer: DFF<Bit>,
+    aw_sel_pkey: DFF<Bit>,
+    aw_sel_clocks_per_us: DFF<Bit>,
+    aw_sel_prefetch_cap: DFF<Bit>,
+    aw_sel_eq_base_lo: DFF<Bit>,
+    aw_sel_eq_base_hi: DFF<Bit>,
+    aw_sel_eq_log2_size: DFF<Bit>,
+    aw_sel_eq_cons: DFF<Bit>,
+    aw_sel_cmd_arg0: DFF<Bit>,
+    aw_sel_cmd_arg1: DFF<Bit>,
+    aw_sel_cmd_arg2: DFF<Bit>,
+    aw_sel_cmd_arg3: DFF<Bit>,
+    aw_sel_cmd_arg4: DFF<Bit>,
+    aw_sel_cmd_arg5: DFF<Bit>,
+    aw_sel_cmd_arg6: DFF<Bit>,
+    aw_sel_cmd_arg7: DFF<Bit>,
+    aw_sel_cmd_arg8: DFF<Bit>,
+    aw_sel_cmd_arg9: DFF<Bit>,
+    aw_sel_cmd_arg10: DFF<Bit>,
+    aw_sel_cmd_arg11: DFF<Bit>,
+    aw_sel_cmd_doorbell: DFF<Bit>,
+    aw_sel_counter_clear: DFF<Bit>,
     r_ctrl: DFF<Bits<32>>,
     r_error: DFF<Bits<32>>,
     r_error_info: DFF<Bits<32>>,
@@ -280,10 +304,17 @@ pub struct CsrRegs {
     i_fault_service_max_value: DFF<Bits<32>>,
     c_qps_stalled_now: DFF<Bits<64>>,
     i_qps_stalled_now_value: DFF<Bits<32>>,
+    s1_g0: DFF<Bits<32>>,
+    s1_g2: DFF<Bits<32>>,
+    s1_g4: DFF<Bits<32>>,
+    s1_g5: DFF<Bits<32>>,
+    s1_full: DFF<Bit>,
+    s1_grp: DFF<Bits<9>>,
     shadow_hi: DFF<Bits<32>>,
     shadow_sel: DFF<Bits<5>>,
     // Combinational values inside one clock.
     wstrb_mask: Signal<Local, Bits<32>>,
+    aw_word: Signal<Local, Bits<14>>,
     wr_go: Signal<Local, Bit>,
     wr_ok: Signal<Local, Bit>,
     rd_go: Signal<Local, Bit>,
@@ -350,6 +381,10 @@ pub struct CsrRegs {
     v_cmd_arg10: Signal<Local, Bits<32>>,
     v_cmd_arg11: Signal<Local, Bits<32>>,
     v_cmd_status: Signal<Local, Bits<32>>,
+    rd_g0: Signal<Local, Bits<32>>,
+    rd_g2: Signal<Local, Bits<32>>,
+    rd_g4: Signal<Local, Bits<32>>,
+    rd_g5: Signal<Local, Bits<32>>,
     wide_max_pending_faults: Signal<Local, Bits<64>>,
     wide_max_event_ring: Signal<Local, Bits<64>>,
     wide_fault_service_sum: Signal<Local, Bits<64>>,
@@ -444,7 +479,7 @@ impl CsrRegs {
             cap_tlb: Constant::new((caps.cap_tlb as u64).into()),
             cap_queues: Constant::new((caps.cap_queues as u64).into()),
             aw_full: Default::default(),
-            aw_addr: Default::default(),
+            aw_ok: Default::default(),
             w_full: Default::default(),
             w_bits: Default::default(),
             w_mask: Default::default(),
@@ -469,6 +504,30 @@ impl CsrRegs {
             cmd_arg9_q: Default::default(),
             cmd_arg10_q: Default::default(),
             cmd_arg11_q: Default::default(),
+            aw_sel_ctrl: Default::default(),
+            aw_sel_error: Default::default(),
+            aw_sel_rnr_timer: Default::default(),
+            aw_sel_pkey: Default::default(),
+            aw_sel_clocks_per_us: Default::default(),
+            aw_sel_prefetch_cap: Default::default(),
+            aw_sel_eq_base_lo: Default::default(),
+            aw_sel_eq_base_hi: Default::default(),
+            aw_sel_eq_log2_size: Default::default(),
+            aw_sel_eq_cons: Default::default(),
+            aw_sel_cmd_arg0: Default::default(),
+            aw_sel_cmd_arg1: Default::default(),
+            aw_sel_cmd_arg2: Default::default(),
+            aw_sel_cmd_arg3: Default::default(),
+            aw_sel_cmd_arg4: Default::default(),
+            aw_sel_cmd_arg5: Default::default(),
+            aw_sel_cmd_arg6: Default::default(),
+            aw_sel_cmd_arg7: Default::default(),
+            aw_sel_cmd_arg8: Default::default(),
+            aw_sel_cmd_arg9: Default::default(),
+            aw_sel_cmd_arg10: Default::default(),
+            aw_sel_cmd_arg11: Default::default(),
+            aw_sel_cmd_doorbell: Default::default(),
+            aw_sel_counter_clear: Default::default(),
             r_ctrl: Default::default(),
             r_error: Default::default(),
             r_error_info: Default::default(),
@@ -536,9 +595,16 @@ impl CsrRegs {
             i_fault_service_max_value: Default::default(),
             c_qps_stalled_now: Default::default(),
             i_qps_stalled_now_value: Default::default(),
+            s1_g0: Default::default(),
+            s1_g2: Default::default(),
+            s1_g4: Default::default(),
+            s1_g5: Default::default(),
+            s1_full: Default::default(),
+            s1_grp: Default::default(),
             shadow_hi: Default::default(),
             shadow_sel: Default::default(),
             wstrb_mask: Default::default(),
+            aw_word: Default::default(),
             wr_go: Default::default(),
             wr_ok: Default::default(),
             rd_go: Default::default(),
@@ -605,6 +671,10 @@ impl CsrRegs {
             v_cmd_arg10: Default::default(),
             v_cmd_arg11: Default::default(),
             v_cmd_status: Default::default(),
+            rd_g0: Default::default(),
+            rd_g2: Default::default(),
+            rd_g4: Default::default(),
+            rd_g5: Default::default(),
             wide_max_pending_faults: Default::default(),
             wide_max_event_ring: Default::default(),
             wide_fault_service_sum: Default::default(),
@@ -792,7 +862,7 @@ impl CsrRegs {
 impl Logic for CsrRegs {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clk, aw_full, aw_addr, w_full, w_bits, w_mask, b_valid, b_resp, ar_full, ar_addr, r_valid, r_data, cmd_pending, cmd_op_q, cmd_tag_q, cmd_arg0_q, cmd_arg1_q, cmd_arg2_q, cmd_arg3_q, cmd_arg4_q, cmd_arg5_q, cmd_arg6_q, cmd_arg7_q, cmd_arg8_q, cmd_arg9_q, cmd_arg10_q, cmd_arg11_q, r_ctrl, r_error, r_error_info, r_rnr_timer, r_pkey, r_clocks_per_us, r_prefetch_cap, r_eq_base_lo, r_eq_base_hi, r_eq_log2_size, r_eq_cons, r_cmd_arg0, r_cmd_arg1, r_cmd_arg2, r_cmd_arg3, r_cmd_arg4, r_cmd_arg5, r_cmd_arg6, r_cmd_arg7, r_cmd_arg8, r_cmd_arg9, r_cmd_arg10, r_cmd_arg11, r_cmd_status, c_lookups, i_lookups_inc, c_tlb_hits, i_tlb_hits_inc, c_tlb_misses, i_tlb_misses_inc, c_walks, i_walks_inc, c_walk_reads, i_walk_reads_inc, c_faults, i_faults_inc, c_faults_coalesced, i_faults_coalesced_inc, c_rnr_naks_fault, i_rnr_naks_fault_inc, c_rnr_naks_suspended, i_rnr_naks_suspended_inc, c_drops, i_drops_inc, c_stalls, i_stalls_inc, c_wakes, i_wakes_inc, c_access_errors, i_access_errors_inc, c_fatals, i_fatals_inc, c_invalidations, i_invalidations_inc, c_prefetches, i_prefetches_inc, c_max_pending_faults, i_max_pending_faults_value, c_max_event_ring, i_max_event_ring_value, c_fault_service_sum, i_fault_service_sum_value, i_fault_service_sum_valid, c_fault_service_max, i_fault_service_max_value, c_qps_stalled_now, i_qps_stalled_now_value, shadow_hi, shadow_sel);
+        dff_setup!(self, clk, aw_full, aw_ok, w_full, w_bits, w_mask, b_valid, b_resp, ar_full, ar_addr, r_valid, r_data, cmd_pending, cmd_op_q, cmd_tag_q, cmd_arg0_q, cmd_arg1_q, cmd_arg2_q, cmd_arg3_q, cmd_arg4_q, cmd_arg5_q, cmd_arg6_q, cmd_arg7_q, cmd_arg8_q, cmd_arg9_q, cmd_arg10_q, cmd_arg11_q, aw_sel_ctrl, aw_sel_error, aw_sel_rnr_timer, aw_sel_pkey, aw_sel_clocks_per_us, aw_sel_prefetch_cap, aw_sel_eq_base_lo, aw_sel_eq_base_hi, aw_sel_eq_log2_size, aw_sel_eq_cons, aw_sel_cmd_arg0, aw_sel_cmd_arg1, aw_sel_cmd_arg2, aw_sel_cmd_arg3, aw_sel_cmd_arg4, aw_sel_cmd_arg5, aw_sel_cmd_arg6, aw_sel_cmd_arg7, aw_sel_cmd_arg8, aw_sel_cmd_arg9, aw_sel_cmd_arg10, aw_sel_cmd_arg11, aw_sel_cmd_doorbell, aw_sel_counter_clear, r_ctrl, r_error, r_error_info, r_rnr_timer, r_pkey, r_clocks_per_us, r_prefetch_cap, r_eq_base_lo, r_eq_base_hi, r_eq_log2_size, r_eq_cons, r_cmd_arg0, r_cmd_arg1, r_cmd_arg2, r_cmd_arg3, r_cmd_arg4, r_cmd_arg5, r_cmd_arg6, r_cmd_arg7, r_cmd_arg8, r_cmd_arg9, r_cmd_arg10, r_cmd_arg11, r_cmd_status, c_lookups, i_lookups_inc, c_tlb_hits, i_tlb_hits_inc, c_tlb_misses, i_tlb_misses_inc, c_walks, i_walks_inc, c_walk_reads, i_walk_reads_inc, c_faults, i_faults_inc, c_faults_coalesced, i_faults_coalesced_inc, c_rnr_naks_fault, i_rnr_naks_fault_inc, c_rnr_naks_suspended, i_rnr_naks_suspended_inc, c_drops, i_drops_inc, c_stalls, i_stalls_inc, c_wakes, i_wakes_inc, c_access_errors, i_access_errors_inc, c_fatals, i_fatals_inc, c_invalidations, i_invalidations_inc, c_prefetches, i_prefetches_inc, c_max_pending_faults, i_max_pending_faults_value, c_max_event_ring, i_max_event_ring_value, c_fault_service_sum, i_fault_service_sum_value, i_fault_service_sum_valid, c_fault_service_max, i_fault_service_max_value, c_qps_stalled_now, i_qps_stalled_now_value, s1_g0, s1_g2, s1_g4, s1_g5, s1_full, s1_grp, shadow_hi, shadow_sel);
 
         // Write channels: address and data are each held in one register until both
         // are there and no response is pending; either may come first.
@@ -800,9 +870,34 @@ impl Logic for CsrRegs {
         self.s_axil_wready.next = !self.w_full.q.val();
         self.s_axil_bvalid.next = self.b_valid.q.val();
         self.s_axil_bresp.next = self.b_resp.q.val();
+        self.aw_word.next = self.s_axil_awaddr.val().get_bits::<14>(2);
         if self.s_axil_awvalid.val() & (!self.aw_full.q.val()) {
             self.aw_full.d.next = true;
-            self.aw_addr.d.next = self.s_axil_awaddr.val().get_bits::<14>(2);
+            self.aw_ok.d.next = (self.aw_word.val() == 8_u64) | (self.aw_word.val() == 10_u64) | (self.aw_word.val() == 16_u64) | (self.aw_word.val() == 17_u64) | (self.aw_word.val() == 18_u64) | (self.aw_word.val() == 19_u64) | (self.aw_word.val() == 20_u64) | (self.aw_word.val() == 21_u64) | (self.aw_word.val() == 22_u64) | (self.aw_word.val() == 23_u64) | (self.aw_word.val() == 64_u64) | (self.aw_word.val() == 65_u64) | (self.aw_word.val() == 66_u64) | (self.aw_word.val() == 67_u64) | (self.aw_word.val() == 68_u64) | (self.aw_word.val() == 69_u64) | (self.aw_word.val() == 70_u64) | (self.aw_word.val() == 71_u64) | (self.aw_word.val() == 72_u64) | (self.aw_word.val() == 73_u64) | (self.aw_word.val() == 74_u64) | (self.aw_word.val() == 75_u64) | (self.aw_word.val() == 124_u64);
+            self.aw_sel_ctrl.d.next = self.aw_word.val() == 8_u64;
+            self.aw_sel_error.d.next = self.aw_word.val() == 10_u64;
+            self.aw_sel_rnr_timer.d.next = self.aw_word.val() == 16_u64;
+            self.aw_sel_pkey.d.next = self.aw_word.val() == 17_u64;
+            self.aw_sel_clocks_per_us.d.next = self.aw_word.val() == 18_u64;
+            self.aw_sel_prefetch_cap.d.next = self.aw_word.val() == 19_u64;
+            self.aw_sel_eq_base_lo.d.next = self.aw_word.val() == 20_u64;
+            self.aw_sel_eq_base_hi.d.next = self.aw_word.val() == 21_u64;
+            self.aw_sel_eq_log2_size.d.next = self.aw_word.val() == 22_u64;
+            self.aw_sel_eq_cons.d.next = self.aw_word.val() == 23_u64;
+            self.aw_sel_cmd_arg0.d.next = self.aw_word.val() == 64_u64;
+            self.aw_sel_cmd_arg1.d.next = self.aw_word.val() == 65_u64;
+            self.aw_sel_cmd_arg2.d.next = self.aw_word.val() == 66_u64;
+            self.aw_sel_cmd_arg3.d.next = self.aw_word.val() == 67_u64;
+            self.aw_sel_cmd_arg4.d.next = self.aw_word.val() == 68_u64;
+            self.aw_sel_cmd_arg5.d.next = self.aw_word.val() == 69_u64;
+            self.aw_sel_cmd_arg6.d.next = self.aw_word.val() == 70_u64;
+            self.aw_sel_cmd_arg7.d.next = self.aw_word.val() == 71_u64;
+            self.aw_sel_cmd_arg8.d.next = self.aw_word.val() == 72_u64;
+            self.aw_sel_cmd_arg9.d.next = self.aw_word.val() == 73_u64;
+            self.aw_sel_cmd_arg10.d.next = self.aw_word.val() == 74_u64;
+            self.aw_sel_cmd_arg11.d.next = self.aw_word.val() == 75_u64;
+            self.aw_sel_cmd_doorbell.d.next = self.aw_word.val() == 80_u64;
+            self.aw_sel_counter_clear.d.next = self.aw_word.val() == 124_u64;
         }
         self.wstrb_mask.next = 0.into();
         if self.s_axil_wstrb.val().get_bit(0) {
@@ -844,7 +939,7 @@ impl Logic for CsrRegs {
         if self.s_axil_rready.val() {
             self.r_valid.d.next = false;
         }
-        self.rd_go.next = self.ar_full.q.val() & (!self.r_valid.q.val());
+        self.rd_go.next = self.ar_full.q.val() & (!self.s1_full.q.val()) & (!self.r_valid.q.val());
 
         // Next values of the stored registers start from their current values.
         self.n_ctrl.next = self.r_ctrl.q.val();
@@ -872,184 +967,111 @@ impl Logic for CsrRegs {
         self.n_cmd_arg11.next = self.r_cmd_arg11.q.val();
         self.n_cmd_status.next = self.r_cmd_status.q.val();
 
-        // Write decode (word address).
-        match self.aw_addr.q.val().index() {
-            8 => {
-                // CTRL (rw)
-                self.wr_ok.next = true;
-                if self.wr_go.val() {
-                    self.n_ctrl.next = (self.r_ctrl.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0x3_u64);
-                }
+        // Write decode: one select flip-flop per writable register, set when
+        // the address is taken, so no address compare sits on a write path.
+        self.wr_ok.next = self.aw_ok.q.val() | (self.aw_sel_cmd_doorbell.q.val() & (!self.cmd_pending.q.val()));
+        if self.aw_sel_ctrl.q.val() & self.wr_go.val() {
+            // CTRL (rw)
+            self.n_ctrl.next = (self.r_ctrl.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0x3_u64);
+        }
+        if self.aw_sel_error.q.val() & self.wr_go.val() {
+            // ERROR (rw1c)
+            self.n_error.next = self.r_error.q.val() & (!(self.w_bits.q.val() & 0x1F_u64));
+        }
+        if self.aw_sel_rnr_timer.q.val() & self.wr_go.val() {
+            // RNR_TIMER (rw)
+            self.n_rnr_timer.next = (self.r_rnr_timer.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0x1F_u64);
+        }
+        if self.aw_sel_pkey.q.val() & self.wr_go.val() {
+            // PKEY (rw)
+            self.n_pkey.next = (self.r_pkey.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFF_u64);
+        }
+        if self.aw_sel_clocks_per_us.q.val() & self.wr_go.val() {
+            // CLOCKS_PER_US (rw)
+            self.n_clocks_per_us.next = (self.r_clocks_per_us.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFF_u64);
+        }
+        if self.aw_sel_prefetch_cap.q.val() & self.wr_go.val() {
+            // PREFETCH_CAP (rw)
+            self.n_prefetch_cap.next = (self.r_prefetch_cap.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
+        }
+        if self.aw_sel_eq_base_lo.q.val() & self.wr_go.val() {
+            // EQ_BASE_LO (rw)
+            self.n_eq_base_lo.next = (self.r_eq_base_lo.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
+        }
+        if self.aw_sel_eq_base_hi.q.val() & self.wr_go.val() {
+            // EQ_BASE_HI (rw)
+            self.n_eq_base_hi.next = (self.r_eq_base_hi.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
+        }
+        if self.aw_sel_eq_log2_size.q.val() & self.wr_go.val() {
+            // EQ_LOG2_SIZE (rw)
+            self.n_eq_log2_size.next = (self.r_eq_log2_size.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0x1F_u64);
+        }
+        if self.aw_sel_eq_cons.q.val() & self.wr_go.val() {
+            // EQ_CONS (rw)
+            self.n_eq_cons.next = (self.r_eq_cons.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
+        }
+        if self.aw_sel_cmd_arg0.q.val() & self.wr_go.val() {
+            // CMD_ARG0 (rw)
+            self.n_cmd_arg0.next = (self.r_cmd_arg0.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
+        }
+        if self.aw_sel_cmd_arg1.q.val() & self.wr_go.val() {
+            // CMD_ARG1 (rw)
+            self.n_cmd_arg1.next = (self.r_cmd_arg1.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
+        }
+        if self.aw_sel_cmd_arg2.q.val() & self.wr_go.val() {
+            // CMD_ARG2 (rw)
+            self.n_cmd_arg2.next = (self.r_cmd_arg2.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
+        }
+        if self.aw_sel_cmd_arg3.q.val() & self.wr_go.val() {
+            // CMD_ARG3 (rw)
+            self.n_cmd_arg3.next = (self.r_cmd_arg3.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
+        }
+        if self.aw_sel_cmd_arg4.q.val() & self.wr_go.val() {
+            // CMD_ARG4 (rw)
+            self.n_cmd_arg4.next = (self.r_cmd_arg4.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
+        }
+        if self.aw_sel_cmd_arg5.q.val() & self.wr_go.val() {
+            // CMD_ARG5 (rw)
+            self.n_cmd_arg5.next = (self.r_cmd_arg5.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
+        }
+        if self.aw_sel_cmd_arg6.q.val() & self.wr_go.val() {
+            // CMD_ARG6 (rw)
+            self.n_cmd_arg6.next = (self.r_cmd_arg6.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
+        }
+        if self.aw_sel_cmd_arg7.q.val() & self.wr_go.val() {
+            // CMD_ARG7 (rw)
+            self.n_cmd_arg7.next = (self.r_cmd_arg7.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
+        }
+        if self.aw_sel_cmd_arg8.q.val() & self.wr_go.val() {
+            // CMD_ARG8 (rw)
+            self.n_cmd_arg8.next = (self.r_cmd_arg8.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
+        }
+        if self.aw_sel_cmd_arg9.q.val() & self.wr_go.val() {
+            // CMD_ARG9 (rw)
+            self.n_cmd_arg9.next = (self.r_cmd_arg9.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
+        }
+        if self.aw_sel_cmd_arg10.q.val() & self.wr_go.val() {
+            // CMD_ARG10 (rw)
+            self.n_cmd_arg10.next = (self.r_cmd_arg10.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
+        }
+        if self.aw_sel_cmd_arg11.q.val() & self.wr_go.val() {
+            // CMD_ARG11 (rw)
+            self.n_cmd_arg11.next = (self.r_cmd_arg11.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
+        }
+        if self.aw_sel_cmd_doorbell.q.val() & self.wr_go.val() {
+            // CMD_DOORBELL: refused (SLVERR) while a command is held; rings
+            // when the op byte is written.
+            if self.cmd_pending.q.val() {
+                self.db_reject.next = true;
+            } else if self.w_mask.q.val().get_bit(0) {
+                self.db_accept.next = true;
             }
-            10 => {
-                // ERROR (rw1c)
-                self.wr_ok.next = true;
-                if self.wr_go.val() {
-                    self.n_error.next = self.r_error.q.val() & (!(self.w_bits.q.val() & 0x1F_u64));
-                }
+        }
+        if self.aw_sel_counter_clear.q.val() & self.wr_go.val() {
+            // COUNTER_CLEAR
+            if self.w_bits.q.val().get_bit(0) {
+                self.clear_go.next = true;
             }
-            16 => {
-                // RNR_TIMER (rw)
-                self.wr_ok.next = true;
-                if self.wr_go.val() {
-                    self.n_rnr_timer.next = (self.r_rnr_timer.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0x1F_u64);
-                }
-            }
-            17 => {
-                // PKEY (rw)
-                self.wr_ok.next = true;
-                if self.wr_go.val() {
-                    self.n_pkey.next = (self.r_pkey.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFF_u64);
-                }
-            }
-            18 => {
-                // CLOCKS_PER_US (rw)
-                self.wr_ok.next = true;
-                if self.wr_go.val() {
-                    self.n_clocks_per_us.next = (self.r_clocks_per_us.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFF_u64);
-                }
-            }
-            19 => {
-                // PREFETCH_CAP (rw)
-                self.wr_ok.next = true;
-                if self.wr_go.val() {
-                    self.n_prefetch_cap.next = (self.r_prefetch_cap.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
-                }
-            }
-            20 => {
-                // EQ_BASE_LO (rw)
-                self.wr_ok.next = true;
-                if self.wr_go.val() {
-                    self.n_eq_base_lo.next = (self.r_eq_base_lo.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
-                }
-            }
-            21 => {
-                // EQ_BASE_HI (rw)
-                self.wr_ok.next = true;
-                if self.wr_go.val() {
-                    self.n_eq_base_hi.next = (self.r_eq_base_hi.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
-                }
-            }
-            22 => {
-                // EQ_LOG2_SIZE (rw)
-                self.wr_ok.next = true;
-                if self.wr_go.val() {
-                    self.n_eq_log2_size.next = (self.r_eq_log2_size.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0x1F_u64);
-                }
-            }
-            23 => {
-                // EQ_CONS (rw)
-                self.wr_ok.next = true;
-                if self.wr_go.val() {
-                    self.n_eq_cons.next = (self.r_eq_cons.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
-                }
-            }
-            64 => {
-                // CMD_ARG0 (rw)
-                self.wr_ok.next = true;
-                if self.wr_go.val() {
-                    self.n_cmd_arg0.next = (self.r_cmd_arg0.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
-                }
-            }
-            65 => {
-                // CMD_ARG1 (rw)
-                self.wr_ok.next = true;
-                if self.wr_go.val() {
-                    self.n_cmd_arg1.next = (self.r_cmd_arg1.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
-                }
-            }
-            66 => {
-                // CMD_ARG2 (rw)
-                self.wr_ok.next = true;
-                if self.wr_go.val() {
-                    self.n_cmd_arg2.next = (self.r_cmd_arg2.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
-                }
-            }
-            67 => {
-                // CMD_ARG3 (rw)
-                self.wr_ok.next = true;
-                if self.wr_go.val() {
-                    self.n_cmd_arg3.next = (self.r_cmd_arg3.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
-                }
-            }
-            68 => {
-                // CMD_ARG4 (rw)
-                self.wr_ok.next = true;
-                if self.wr_go.val() {
-                    self.n_cmd_arg4.next = (self.r_cmd_arg4.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
-                }
-            }
-            69 => {
-                // CMD_ARG5 (rw)
-                self.wr_ok.next = true;
-                if self.wr_go.val() {
-                    self.n_cmd_arg5.next = (self.r_cmd_arg5.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
-                }
-            }
-            70 => {
-                // CMD_ARG6 (rw)
-                self.wr_ok.next = true;
-                if self.wr_go.val() {
-                    self.n_cmd_arg6.next = (self.r_cmd_arg6.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
-                }
-            }
-            71 => {
-                // CMD_ARG7 (rw)
-                self.wr_ok.next = true;
-                if self.wr_go.val() {
-                    self.n_cmd_arg7.next = (self.r_cmd_arg7.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
-                }
-            }
-            72 => {
-                // CMD_ARG8 (rw)
-                self.wr_ok.next = true;
-                if self.wr_go.val() {
-                    self.n_cmd_arg8.next = (self.r_cmd_arg8.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
-                }
-            }
-            73 => {
-                // CMD_ARG9 (rw)
-                self.wr_ok.next = true;
-                if self.wr_go.val() {
-                    self.n_cmd_arg9.next = (self.r_cmd_arg9.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
-                }
-            }
-            74 => {
-                // CMD_ARG10 (rw)
-                self.wr_ok.next = true;
-                if self.wr_go.val() {
-                    self.n_cmd_arg10.next = (self.r_cmd_arg10.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
-                }
-            }
-            75 => {
-                // CMD_ARG11 (rw)
-                self.wr_ok.next = true;
-                if self.wr_go.val() {
-                    self.n_cmd_arg11.next = (self.r_cmd_arg11.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0xFFFFFFFF_u64);
-                }
-            }
-            80 => {
-                // CMD_DOORBELL: refused (SLVERR) while a command is held; rings
-                // when the op byte is written.
-                if self.cmd_pending.q.val() {
-                    if self.wr_go.val() {
-                        self.db_reject.next = true;
-                    }
-                } else {
-                    self.wr_ok.next = true;
-                    if self.wr_go.val() & self.w_mask.q.val().get_bit(0) {
-                        self.db_accept.next = true;
-                    }
-                }
-            }
-            124 => {
-                // COUNTER_CLEAR
-                self.wr_ok.next = true;
-                if self.wr_go.val() & self.w_bits.q.val().get_bit(0) {
-                    self.clear_go.next = true;
-                }
-            }
-            _ => {}
         }
         if self.wr_go.val() {
             self.aw_full.d.next = false;
@@ -1325,466 +1347,546 @@ impl Logic for CsrRegs {
             self.v_cmd_status.next = self.v_cmd_status.val() | 0x1_u64;
         }
 
-        // Read mux (word address). Reading a counter's low word latches its high
-        // word into the shadow, which its high-word read returns.
-        self.rd_word.next = 0.into();
+        // Read mux, stage 1 (the clock after the address is taken): one mux per
+        // group of 32 words on the low five address bits. Reading a counter's low
+        // word latches its high word into the shadow, which its high-word read
+        // returns.
         self.sh_load.next = false;
         self.sh_val.next = 0.into();
         self.sh_sel.next = 0.into();
-        match self.ar_addr.q.val().index() {
+        self.rd_g0.next = 0.into();
+        match self.ar_addr.q.val().get_bits::<5>(0).index() {
             0 => {
                 // ID
-                self.rd_word.next = self.v_id.val();
+                self.rd_g0.next = self.v_id.val();
             }
             1 => {
                 // VERSION
-                self.rd_word.next = self.v_version.val();
+                self.rd_g0.next = self.v_version.val();
             }
             2 => {
                 // CAP_MRS
-                self.rd_word.next = self.v_cap_mrs.val();
+                self.rd_g0.next = self.v_cap_mrs.val();
             }
             3 => {
                 // CAP_QPS
-                self.rd_word.next = self.v_cap_qps.val();
+                self.rd_g0.next = self.v_cap_qps.val();
             }
             4 => {
                 // CAP_TLB
-                self.rd_word.next = self.v_cap_tlb.val();
+                self.rd_g0.next = self.v_cap_tlb.val();
             }
             5 => {
                 // CAP_QUEUES
-                self.rd_word.next = self.v_cap_queues.val();
+                self.rd_g0.next = self.v_cap_queues.val();
             }
             8 => {
                 // CTRL
-                self.rd_word.next = self.v_ctrl.val();
+                self.rd_g0.next = self.v_ctrl.val();
             }
             9 => {
                 // STATUS
-                self.rd_word.next = self.v_status.val();
+                self.rd_g0.next = self.v_status.val();
             }
             10 => {
                 // ERROR
-                self.rd_word.next = self.v_error.val();
+                self.rd_g0.next = self.v_error.val();
             }
             11 => {
                 // ERROR_INFO
-                self.rd_word.next = self.v_error_info.val();
+                self.rd_g0.next = self.v_error_info.val();
             }
             16 => {
                 // RNR_TIMER
-                self.rd_word.next = self.v_rnr_timer.val();
+                self.rd_g0.next = self.v_rnr_timer.val();
             }
             17 => {
                 // PKEY
-                self.rd_word.next = self.v_pkey.val();
+                self.rd_g0.next = self.v_pkey.val();
             }
             18 => {
                 // CLOCKS_PER_US
-                self.rd_word.next = self.v_clocks_per_us.val();
+                self.rd_g0.next = self.v_clocks_per_us.val();
             }
             19 => {
                 // PREFETCH_CAP
-                self.rd_word.next = self.v_prefetch_cap.val();
+                self.rd_g0.next = self.v_prefetch_cap.val();
             }
             20 => {
                 // EQ_BASE_LO
-                self.rd_word.next = self.v_eq_base_lo.val();
+                self.rd_g0.next = self.v_eq_base_lo.val();
             }
             21 => {
                 // EQ_BASE_HI
-                self.rd_word.next = self.v_eq_base_hi.val();
+                self.rd_g0.next = self.v_eq_base_hi.val();
             }
             22 => {
                 // EQ_LOG2_SIZE
-                self.rd_word.next = self.v_eq_log2_size.val();
+                self.rd_g0.next = self.v_eq_log2_size.val();
             }
             23 => {
                 // EQ_CONS
-                self.rd_word.next = self.v_eq_cons.val();
+                self.rd_g0.next = self.v_eq_cons.val();
             }
             24 => {
                 // EQ_PROD
-                self.rd_word.next = self.v_eq_prod.val();
+                self.rd_g0.next = self.v_eq_prod.val();
             }
-            64 => {
+            _ => {}
+        }
+        self.rd_g2.next = 0.into();
+        match self.ar_addr.q.val().get_bits::<5>(0).index() {
+            0 => {
                 // CMD_ARG0
-                self.rd_word.next = self.v_cmd_arg0.val();
+                self.rd_g2.next = self.v_cmd_arg0.val();
             }
-            65 => {
+            1 => {
                 // CMD_ARG1
-                self.rd_word.next = self.v_cmd_arg1.val();
+                self.rd_g2.next = self.v_cmd_arg1.val();
             }
-            66 => {
+            2 => {
                 // CMD_ARG2
-                self.rd_word.next = self.v_cmd_arg2.val();
+                self.rd_g2.next = self.v_cmd_arg2.val();
             }
-            67 => {
+            3 => {
                 // CMD_ARG3
-                self.rd_word.next = self.v_cmd_arg3.val();
+                self.rd_g2.next = self.v_cmd_arg3.val();
             }
-            68 => {
+            4 => {
                 // CMD_ARG4
-                self.rd_word.next = self.v_cmd_arg4.val();
+                self.rd_g2.next = self.v_cmd_arg4.val();
             }
-            69 => {
+            5 => {
                 // CMD_ARG5
-                self.rd_word.next = self.v_cmd_arg5.val();
+                self.rd_g2.next = self.v_cmd_arg5.val();
             }
-            70 => {
+            6 => {
                 // CMD_ARG6
-                self.rd_word.next = self.v_cmd_arg6.val();
+                self.rd_g2.next = self.v_cmd_arg6.val();
             }
-            71 => {
+            7 => {
                 // CMD_ARG7
-                self.rd_word.next = self.v_cmd_arg7.val();
+                self.rd_g2.next = self.v_cmd_arg7.val();
             }
-            72 => {
+            8 => {
                 // CMD_ARG8
-                self.rd_word.next = self.v_cmd_arg8.val();
+                self.rd_g2.next = self.v_cmd_arg8.val();
             }
-            73 => {
+            9 => {
                 // CMD_ARG9
-                self.rd_word.next = self.v_cmd_arg9.val();
+                self.rd_g2.next = self.v_cmd_arg9.val();
             }
-            74 => {
+            10 => {
                 // CMD_ARG10
-                self.rd_word.next = self.v_cmd_arg10.val();
+                self.rd_g2.next = self.v_cmd_arg10.val();
             }
-            75 => {
+            11 => {
                 // CMD_ARG11
-                self.rd_word.next = self.v_cmd_arg11.val();
+                self.rd_g2.next = self.v_cmd_arg11.val();
             }
-            81 => {
+            17 => {
                 // CMD_STATUS
-                self.rd_word.next = self.v_cmd_status.val();
+                self.rd_g2.next = self.v_cmd_status.val();
             }
-            128 => {
+            _ => {}
+        }
+        self.rd_g4.next = 0.into();
+        match self.ar_addr.q.val().get_bits::<5>(0).index() {
+            0 => {
                 // LOOKUPS_LO
-                self.rd_word.next = self.c_lookups.q.val().get_bits::<32>(0);
-                self.sh_load.next = true;
-                self.sh_val.next = self.c_lookups.q.val().get_bits::<32>(32);
-                self.sh_sel.next = 0_u64.into();
+                self.rd_g4.next = self.c_lookups.q.val().get_bits::<32>(0);
+                if self.ar_addr.q.val().get_bits::<9>(5) == 4_u64 {
+                    self.sh_load.next = true;
+                    self.sh_val.next = self.c_lookups.q.val().get_bits::<32>(32);
+                    self.sh_sel.next = 0_u64.into();
+                }
             }
-            129 => {
+            1 => {
                 // LOOKUPS_HI
                 if self.shadow_sel.q.val() == 0_u64 {
-                    self.rd_word.next = self.shadow_hi.q.val();
+                    self.rd_g4.next = self.shadow_hi.q.val();
                 } else {
-                    self.rd_word.next = self.c_lookups.q.val().get_bits::<32>(32);
+                    self.rd_g4.next = self.c_lookups.q.val().get_bits::<32>(32);
                 }
             }
-            130 => {
+            2 => {
                 // TLB_HITS_LO
-                self.rd_word.next = self.c_tlb_hits.q.val().get_bits::<32>(0);
-                self.sh_load.next = true;
-                self.sh_val.next = self.c_tlb_hits.q.val().get_bits::<32>(32);
-                self.sh_sel.next = 1_u64.into();
+                self.rd_g4.next = self.c_tlb_hits.q.val().get_bits::<32>(0);
+                if self.ar_addr.q.val().get_bits::<9>(5) == 4_u64 {
+                    self.sh_load.next = true;
+                    self.sh_val.next = self.c_tlb_hits.q.val().get_bits::<32>(32);
+                    self.sh_sel.next = 1_u64.into();
+                }
             }
-            131 => {
+            3 => {
                 // TLB_HITS_HI
                 if self.shadow_sel.q.val() == 1_u64 {
-                    self.rd_word.next = self.shadow_hi.q.val();
+                    self.rd_g4.next = self.shadow_hi.q.val();
                 } else {
-                    self.rd_word.next = self.c_tlb_hits.q.val().get_bits::<32>(32);
+                    self.rd_g4.next = self.c_tlb_hits.q.val().get_bits::<32>(32);
                 }
             }
-            132 => {
+            4 => {
                 // TLB_MISSES_LO
-                self.rd_word.next = self.c_tlb_misses.q.val().get_bits::<32>(0);
-                self.sh_load.next = true;
-                self.sh_val.next = self.c_tlb_misses.q.val().get_bits::<32>(32);
-                self.sh_sel.next = 2_u64.into();
+                self.rd_g4.next = self.c_tlb_misses.q.val().get_bits::<32>(0);
+                if self.ar_addr.q.val().get_bits::<9>(5) == 4_u64 {
+                    self.sh_load.next = true;
+                    self.sh_val.next = self.c_tlb_misses.q.val().get_bits::<32>(32);
+                    self.sh_sel.next = 2_u64.into();
+                }
             }
-            133 => {
+            5 => {
                 // TLB_MISSES_HI
                 if self.shadow_sel.q.val() == 2_u64 {
-                    self.rd_word.next = self.shadow_hi.q.val();
+                    self.rd_g4.next = self.shadow_hi.q.val();
                 } else {
-                    self.rd_word.next = self.c_tlb_misses.q.val().get_bits::<32>(32);
+                    self.rd_g4.next = self.c_tlb_misses.q.val().get_bits::<32>(32);
                 }
             }
-            134 => {
+            6 => {
                 // WALKS_LO
-                self.rd_word.next = self.c_walks.q.val().get_bits::<32>(0);
-                self.sh_load.next = true;
-                self.sh_val.next = self.c_walks.q.val().get_bits::<32>(32);
-                self.sh_sel.next = 3_u64.into();
+                self.rd_g4.next = self.c_walks.q.val().get_bits::<32>(0);
+                if self.ar_addr.q.val().get_bits::<9>(5) == 4_u64 {
+                    self.sh_load.next = true;
+                    self.sh_val.next = self.c_walks.q.val().get_bits::<32>(32);
+                    self.sh_sel.next = 3_u64.into();
+                }
             }
-            135 => {
+            7 => {
                 // WALKS_HI
                 if self.shadow_sel.q.val() == 3_u64 {
-                    self.rd_word.next = self.shadow_hi.q.val();
+                    self.rd_g4.next = self.shadow_hi.q.val();
                 } else {
-                    self.rd_word.next = self.c_walks.q.val().get_bits::<32>(32);
+                    self.rd_g4.next = self.c_walks.q.val().get_bits::<32>(32);
                 }
             }
-            136 => {
+            8 => {
                 // WALK_READS_LO
-                self.rd_word.next = self.c_walk_reads.q.val().get_bits::<32>(0);
-                self.sh_load.next = true;
-                self.sh_val.next = self.c_walk_reads.q.val().get_bits::<32>(32);
-                self.sh_sel.next = 4_u64.into();
+                self.rd_g4.next = self.c_walk_reads.q.val().get_bits::<32>(0);
+                if self.ar_addr.q.val().get_bits::<9>(5) == 4_u64 {
+                    self.sh_load.next = true;
+                    self.sh_val.next = self.c_walk_reads.q.val().get_bits::<32>(32);
+                    self.sh_sel.next = 4_u64.into();
+                }
             }
-            137 => {
+            9 => {
                 // WALK_READS_HI
                 if self.shadow_sel.q.val() == 4_u64 {
-                    self.rd_word.next = self.shadow_hi.q.val();
+                    self.rd_g4.next = self.shadow_hi.q.val();
                 } else {
-                    self.rd_word.next = self.c_walk_reads.q.val().get_bits::<32>(32);
+                    self.rd_g4.next = self.c_walk_reads.q.val().get_bits::<32>(32);
                 }
             }
-            138 => {
+            10 => {
                 // FAULTS_LO
-                self.rd_word.next = self.c_faults.q.val().get_bits::<32>(0);
-                self.sh_load.next = true;
-                self.sh_val.next = self.c_faults.q.val().get_bits::<32>(32);
-                self.sh_sel.next = 5_u64.into();
+                self.rd_g4.next = self.c_faults.q.val().get_bits::<32>(0);
+                if self.ar_addr.q.val().get_bits::<9>(5) == 4_u64 {
+                    self.sh_load.next = true;
+                    self.sh_val.next = self.c_faults.q.val().get_bits::<32>(32);
+                    self.sh_sel.next = 5_u64.into();
+                }
             }
-            139 => {
+            11 => {
                 // FAULTS_HI
                 if self.shadow_sel.q.val() == 5_u64 {
-                    self.rd_word.next = self.shadow_hi.q.val();
+                    self.rd_g4.next = self.shadow_hi.q.val();
                 } else {
-                    self.rd_word.next = self.c_faults.q.val().get_bits::<32>(32);
+                    self.rd_g4.next = self.c_faults.q.val().get_bits::<32>(32);
                 }
             }
-            140 => {
+            12 => {
                 // FAULTS_COALESCED_LO
-                self.rd_word.next = self.c_faults_coalesced.q.val().get_bits::<32>(0);
-                self.sh_load.next = true;
-                self.sh_val.next = self.c_faults_coalesced.q.val().get_bits::<32>(32);
-                self.sh_sel.next = 6_u64.into();
+                self.rd_g4.next = self.c_faults_coalesced.q.val().get_bits::<32>(0);
+                if self.ar_addr.q.val().get_bits::<9>(5) == 4_u64 {
+                    self.sh_load.next = true;
+                    self.sh_val.next = self.c_faults_coalesced.q.val().get_bits::<32>(32);
+                    self.sh_sel.next = 6_u64.into();
+                }
             }
-            141 => {
+            13 => {
                 // FAULTS_COALESCED_HI
                 if self.shadow_sel.q.val() == 6_u64 {
-                    self.rd_word.next = self.shadow_hi.q.val();
+                    self.rd_g4.next = self.shadow_hi.q.val();
                 } else {
-                    self.rd_word.next = self.c_faults_coalesced.q.val().get_bits::<32>(32);
+                    self.rd_g4.next = self.c_faults_coalesced.q.val().get_bits::<32>(32);
                 }
             }
-            142 => {
+            14 => {
                 // RNR_NAKS_FAULT_LO
-                self.rd_word.next = self.c_rnr_naks_fault.q.val().get_bits::<32>(0);
-                self.sh_load.next = true;
-                self.sh_val.next = self.c_rnr_naks_fault.q.val().get_bits::<32>(32);
-                self.sh_sel.next = 7_u64.into();
+                self.rd_g4.next = self.c_rnr_naks_fault.q.val().get_bits::<32>(0);
+                if self.ar_addr.q.val().get_bits::<9>(5) == 4_u64 {
+                    self.sh_load.next = true;
+                    self.sh_val.next = self.c_rnr_naks_fault.q.val().get_bits::<32>(32);
+                    self.sh_sel.next = 7_u64.into();
+                }
             }
-            143 => {
+            15 => {
                 // RNR_NAKS_FAULT_HI
                 if self.shadow_sel.q.val() == 7_u64 {
-                    self.rd_word.next = self.shadow_hi.q.val();
+                    self.rd_g4.next = self.shadow_hi.q.val();
                 } else {
-                    self.rd_word.next = self.c_rnr_naks_fault.q.val().get_bits::<32>(32);
+                    self.rd_g4.next = self.c_rnr_naks_fault.q.val().get_bits::<32>(32);
                 }
             }
-            144 => {
+            16 => {
                 // RNR_NAKS_SUSPENDED_LO
-                self.rd_word.next = self.c_rnr_naks_suspended.q.val().get_bits::<32>(0);
-                self.sh_load.next = true;
-                self.sh_val.next = self.c_rnr_naks_suspended.q.val().get_bits::<32>(32);
-                self.sh_sel.next = 8_u64.into();
+                self.rd_g4.next = self.c_rnr_naks_suspended.q.val().get_bits::<32>(0);
+                if self.ar_addr.q.val().get_bits::<9>(5) == 4_u64 {
+                    self.sh_load.next = true;
+                    self.sh_val.next = self.c_rnr_naks_suspended.q.val().get_bits::<32>(32);
+                    self.sh_sel.next = 8_u64.into();
+                }
             }
-            145 => {
+            17 => {
                 // RNR_NAKS_SUSPENDED_HI
                 if self.shadow_sel.q.val() == 8_u64 {
-                    self.rd_word.next = self.shadow_hi.q.val();
+                    self.rd_g4.next = self.shadow_hi.q.val();
                 } else {
-                    self.rd_word.next = self.c_rnr_naks_suspended.q.val().get_bits::<32>(32);
+                    self.rd_g4.next = self.c_rnr_naks_suspended.q.val().get_bits::<32>(32);
                 }
             }
-            146 => {
+            18 => {
                 // DROPS_LO
-                self.rd_word.next = self.c_drops.q.val().get_bits::<32>(0);
-                self.sh_load.next = true;
-                self.sh_val.next = self.c_drops.q.val().get_bits::<32>(32);
-                self.sh_sel.next = 9_u64.into();
+                self.rd_g4.next = self.c_drops.q.val().get_bits::<32>(0);
+                if self.ar_addr.q.val().get_bits::<9>(5) == 4_u64 {
+                    self.sh_load.next = true;
+                    self.sh_val.next = self.c_drops.q.val().get_bits::<32>(32);
+                    self.sh_sel.next = 9_u64.into();
+                }
             }
-            147 => {
+            19 => {
                 // DROPS_HI
                 if self.shadow_sel.q.val() == 9_u64 {
-                    self.rd_word.next = self.shadow_hi.q.val();
+                    self.rd_g4.next = self.shadow_hi.q.val();
                 } else {
-                    self.rd_word.next = self.c_drops.q.val().get_bits::<32>(32);
+                    self.rd_g4.next = self.c_drops.q.val().get_bits::<32>(32);
                 }
             }
-            148 => {
+            20 => {
                 // STALLS_LO
-                self.rd_word.next = self.c_stalls.q.val().get_bits::<32>(0);
-                self.sh_load.next = true;
-                self.sh_val.next = self.c_stalls.q.val().get_bits::<32>(32);
-                self.sh_sel.next = 10_u64.into();
+                self.rd_g4.next = self.c_stalls.q.val().get_bits::<32>(0);
+                if self.ar_addr.q.val().get_bits::<9>(5) == 4_u64 {
+                    self.sh_load.next = true;
+                    self.sh_val.next = self.c_stalls.q.val().get_bits::<32>(32);
+                    self.sh_sel.next = 10_u64.into();
+                }
             }
-            149 => {
+            21 => {
                 // STALLS_HI
                 if self.shadow_sel.q.val() == 10_u64 {
-                    self.rd_word.next = self.shadow_hi.q.val();
+                    self.rd_g4.next = self.shadow_hi.q.val();
                 } else {
-                    self.rd_word.next = self.c_stalls.q.val().get_bits::<32>(32);
+                    self.rd_g4.next = self.c_stalls.q.val().get_bits::<32>(32);
                 }
             }
-            150 => {
+            22 => {
                 // WAKES_LO
-                self.rd_word.next = self.c_wakes.q.val().get_bits::<32>(0);
-                self.sh_load.next = true;
-                self.sh_val.next = self.c_wakes.q.val().get_bits::<32>(32);
-                self.sh_sel.next = 11_u64.into();
+                self.rd_g4.next = self.c_wakes.q.val().get_bits::<32>(0);
+                if self.ar_addr.q.val().get_bits::<9>(5) == 4_u64 {
+                    self.sh_load.next = true;
+                    self.sh_val.next = self.c_wakes.q.val().get_bits::<32>(32);
+                    self.sh_sel.next = 11_u64.into();
+                }
             }
-            151 => {
+            23 => {
                 // WAKES_HI
                 if self.shadow_sel.q.val() == 11_u64 {
-                    self.rd_word.next = self.shadow_hi.q.val();
+                    self.rd_g4.next = self.shadow_hi.q.val();
                 } else {
-                    self.rd_word.next = self.c_wakes.q.val().get_bits::<32>(32);
+                    self.rd_g4.next = self.c_wakes.q.val().get_bits::<32>(32);
                 }
             }
-            152 => {
+            24 => {
                 // ACCESS_ERRORS_LO
-                self.rd_word.next = self.c_access_errors.q.val().get_bits::<32>(0);
-                self.sh_load.next = true;
-                self.sh_val.next = self.c_access_errors.q.val().get_bits::<32>(32);
-                self.sh_sel.next = 12_u64.into();
+                self.rd_g4.next = self.c_access_errors.q.val().get_bits::<32>(0);
+                if self.ar_addr.q.val().get_bits::<9>(5) == 4_u64 {
+                    self.sh_load.next = true;
+                    self.sh_val.next = self.c_access_errors.q.val().get_bits::<32>(32);
+                    self.sh_sel.next = 12_u64.into();
+                }
             }
-            153 => {
+            25 => {
                 // ACCESS_ERRORS_HI
                 if self.shadow_sel.q.val() == 12_u64 {
-                    self.rd_word.next = self.shadow_hi.q.val();
+                    self.rd_g4.next = self.shadow_hi.q.val();
                 } else {
-                    self.rd_word.next = self.c_access_errors.q.val().get_bits::<32>(32);
+                    self.rd_g4.next = self.c_access_errors.q.val().get_bits::<32>(32);
                 }
             }
-            154 => {
+            26 => {
                 // FATALS_LO
-                self.rd_word.next = self.c_fatals.q.val().get_bits::<32>(0);
-                self.sh_load.next = true;
-                self.sh_val.next = self.c_fatals.q.val().get_bits::<32>(32);
-                self.sh_sel.next = 13_u64.into();
+                self.rd_g4.next = self.c_fatals.q.val().get_bits::<32>(0);
+                if self.ar_addr.q.val().get_bits::<9>(5) == 4_u64 {
+                    self.sh_load.next = true;
+                    self.sh_val.next = self.c_fatals.q.val().get_bits::<32>(32);
+                    self.sh_sel.next = 13_u64.into();
+                }
             }
-            155 => {
+            27 => {
                 // FATALS_HI
                 if self.shadow_sel.q.val() == 13_u64 {
-                    self.rd_word.next = self.shadow_hi.q.val();
+                    self.rd_g4.next = self.shadow_hi.q.val();
                 } else {
-                    self.rd_word.next = self.c_fatals.q.val().get_bits::<32>(32);
+                    self.rd_g4.next = self.c_fatals.q.val().get_bits::<32>(32);
                 }
             }
-            156 => {
+            28 => {
                 // INVALIDATIONS_LO
-                self.rd_word.next = self.c_invalidations.q.val().get_bits::<32>(0);
-                self.sh_load.next = true;
-                self.sh_val.next = self.c_invalidations.q.val().get_bits::<32>(32);
-                self.sh_sel.next = 14_u64.into();
+                self.rd_g4.next = self.c_invalidations.q.val().get_bits::<32>(0);
+                if self.ar_addr.q.val().get_bits::<9>(5) == 4_u64 {
+                    self.sh_load.next = true;
+                    self.sh_val.next = self.c_invalidations.q.val().get_bits::<32>(32);
+                    self.sh_sel.next = 14_u64.into();
+                }
             }
-            157 => {
+            29 => {
                 // INVALIDATIONS_HI
                 if self.shadow_sel.q.val() == 14_u64 {
-                    self.rd_word.next = self.shadow_hi.q.val();
+                    self.rd_g4.next = self.shadow_hi.q.val();
                 } else {
-                    self.rd_word.next = self.c_invalidations.q.val().get_bits::<32>(32);
+                    self.rd_g4.next = self.c_invalidations.q.val().get_bits::<32>(32);
                 }
             }
-            158 => {
+            30 => {
                 // PREFETCHES_LO
-                self.rd_word.next = self.c_prefetches.q.val().get_bits::<32>(0);
-                self.sh_load.next = true;
-                self.sh_val.next = self.c_prefetches.q.val().get_bits::<32>(32);
-                self.sh_sel.next = 15_u64.into();
+                self.rd_g4.next = self.c_prefetches.q.val().get_bits::<32>(0);
+                if self.ar_addr.q.val().get_bits::<9>(5) == 4_u64 {
+                    self.sh_load.next = true;
+                    self.sh_val.next = self.c_prefetches.q.val().get_bits::<32>(32);
+                    self.sh_sel.next = 15_u64.into();
+                }
             }
-            159 => {
+            31 => {
                 // PREFETCHES_HI
                 if self.shadow_sel.q.val() == 15_u64 {
-                    self.rd_word.next = self.shadow_hi.q.val();
+                    self.rd_g4.next = self.shadow_hi.q.val();
                 } else {
-                    self.rd_word.next = self.c_prefetches.q.val().get_bits::<32>(32);
-                }
-            }
-            160 => {
-                // MAX_PENDING_FAULTS_LO
-                self.rd_word.next = self.c_max_pending_faults.q.val().get_bits::<32>(0);
-                self.sh_load.next = true;
-                self.sh_val.next = self.c_max_pending_faults.q.val().get_bits::<32>(32);
-                self.sh_sel.next = 16_u64.into();
-            }
-            161 => {
-                // MAX_PENDING_FAULTS_HI
-                if self.shadow_sel.q.val() == 16_u64 {
-                    self.rd_word.next = self.shadow_hi.q.val();
-                } else {
-                    self.rd_word.next = self.c_max_pending_faults.q.val().get_bits::<32>(32);
-                }
-            }
-            162 => {
-                // MAX_EVENT_RING_LO
-                self.rd_word.next = self.c_max_event_ring.q.val().get_bits::<32>(0);
-                self.sh_load.next = true;
-                self.sh_val.next = self.c_max_event_ring.q.val().get_bits::<32>(32);
-                self.sh_sel.next = 17_u64.into();
-            }
-            163 => {
-                // MAX_EVENT_RING_HI
-                if self.shadow_sel.q.val() == 17_u64 {
-                    self.rd_word.next = self.shadow_hi.q.val();
-                } else {
-                    self.rd_word.next = self.c_max_event_ring.q.val().get_bits::<32>(32);
-                }
-            }
-            164 => {
-                // FAULT_SERVICE_SUM_LO
-                self.rd_word.next = self.c_fault_service_sum.q.val().get_bits::<32>(0);
-                self.sh_load.next = true;
-                self.sh_val.next = self.c_fault_service_sum.q.val().get_bits::<32>(32);
-                self.sh_sel.next = 18_u64.into();
-            }
-            165 => {
-                // FAULT_SERVICE_SUM_HI
-                if self.shadow_sel.q.val() == 18_u64 {
-                    self.rd_word.next = self.shadow_hi.q.val();
-                } else {
-                    self.rd_word.next = self.c_fault_service_sum.q.val().get_bits::<32>(32);
-                }
-            }
-            166 => {
-                // FAULT_SERVICE_MAX_LO
-                self.rd_word.next = self.c_fault_service_max.q.val().get_bits::<32>(0);
-                self.sh_load.next = true;
-                self.sh_val.next = self.c_fault_service_max.q.val().get_bits::<32>(32);
-                self.sh_sel.next = 19_u64.into();
-            }
-            167 => {
-                // FAULT_SERVICE_MAX_HI
-                if self.shadow_sel.q.val() == 19_u64 {
-                    self.rd_word.next = self.shadow_hi.q.val();
-                } else {
-                    self.rd_word.next = self.c_fault_service_max.q.val().get_bits::<32>(32);
-                }
-            }
-            168 => {
-                // QPS_STALLED_NOW_LO
-                self.rd_word.next = self.c_qps_stalled_now.q.val().get_bits::<32>(0);
-                self.sh_load.next = true;
-                self.sh_val.next = self.c_qps_stalled_now.q.val().get_bits::<32>(32);
-                self.sh_sel.next = 20_u64.into();
-            }
-            169 => {
-                // QPS_STALLED_NOW_HI
-                if self.shadow_sel.q.val() == 20_u64 {
-                    self.rd_word.next = self.shadow_hi.q.val();
-                } else {
-                    self.rd_word.next = self.c_qps_stalled_now.q.val().get_bits::<32>(32);
+                    self.rd_g4.next = self.c_prefetches.q.val().get_bits::<32>(32);
                 }
             }
             _ => {}
         }
+        self.rd_g5.next = 0.into();
+        match self.ar_addr.q.val().get_bits::<5>(0).index() {
+            0 => {
+                // MAX_PENDING_FAULTS_LO
+                self.rd_g5.next = self.c_max_pending_faults.q.val().get_bits::<32>(0);
+                if self.ar_addr.q.val().get_bits::<9>(5) == 5_u64 {
+                    self.sh_load.next = true;
+                    self.sh_val.next = self.c_max_pending_faults.q.val().get_bits::<32>(32);
+                    self.sh_sel.next = 16_u64.into();
+                }
+            }
+            1 => {
+                // MAX_PENDING_FAULTS_HI
+                if self.shadow_sel.q.val() == 16_u64 {
+                    self.rd_g5.next = self.shadow_hi.q.val();
+                } else {
+                    self.rd_g5.next = self.c_max_pending_faults.q.val().get_bits::<32>(32);
+                }
+            }
+            2 => {
+                // MAX_EVENT_RING_LO
+                self.rd_g5.next = self.c_max_event_ring.q.val().get_bits::<32>(0);
+                if self.ar_addr.q.val().get_bits::<9>(5) == 5_u64 {
+                    self.sh_load.next = true;
+                    self.sh_val.next = self.c_max_event_ring.q.val().get_bits::<32>(32);
+                    self.sh_sel.next = 17_u64.into();
+                }
+            }
+            3 => {
+                // MAX_EVENT_RING_HI
+                if self.shadow_sel.q.val() == 17_u64 {
+                    self.rd_g5.next = self.shadow_hi.q.val();
+                } else {
+                    self.rd_g5.next = self.c_max_event_ring.q.val().get_bits::<32>(32);
+                }
+            }
+            4 => {
+                // FAULT_SERVICE_SUM_LO
+                self.rd_g5.next = self.c_fault_service_sum.q.val().get_bits::<32>(0);
+                if self.ar_addr.q.val().get_bits::<9>(5) == 5_u64 {
+                    self.sh_load.next = true;
+                    self.sh_val.next = self.c_fault_service_sum.q.val().get_bits::<32>(32);
+                    self.sh_sel.next = 18_u64.into();
+                }
+            }
+            5 => {
+                // FAULT_SERVICE_SUM_HI
+                if self.shadow_sel.q.val() == 18_u64 {
+                    self.rd_g5.next = self.shadow_hi.q.val();
+                } else {
+                    self.rd_g5.next = self.c_fault_service_sum.q.val().get_bits::<32>(32);
+                }
+            }
+            6 => {
+                // FAULT_SERVICE_MAX_LO
+                self.rd_g5.next = self.c_fault_service_max.q.val().get_bits::<32>(0);
+                if self.ar_addr.q.val().get_bits::<9>(5) == 5_u64 {
+                    self.sh_load.next = true;
+                    self.sh_val.next = self.c_fault_service_max.q.val().get_bits::<32>(32);
+                    self.sh_sel.next = 19_u64.into();
+                }
+            }
+            7 => {
+                // FAULT_SERVICE_MAX_HI
+                if self.shadow_sel.q.val() == 19_u64 {
+                    self.rd_g5.next = self.shadow_hi.q.val();
+                } else {
+                    self.rd_g5.next = self.c_fault_service_max.q.val().get_bits::<32>(32);
+                }
+            }
+            8 => {
+                // QPS_STALLED_NOW_LO
+                self.rd_g5.next = self.c_qps_stalled_now.q.val().get_bits::<32>(0);
+                if self.ar_addr.q.val().get_bits::<9>(5) == 5_u64 {
+                    self.sh_load.next = true;
+                    self.sh_val.next = self.c_qps_stalled_now.q.val().get_bits::<32>(32);
+                    self.sh_sel.next = 20_u64.into();
+                }
+            }
+            9 => {
+                // QPS_STALLED_NOW_HI
+                if self.shadow_sel.q.val() == 20_u64 {
+                    self.rd_g5.next = self.shadow_hi.q.val();
+                } else {
+                    self.rd_g5.next = self.c_qps_stalled_now.q.val().get_bits::<32>(32);
+                }
+            }
+            _ => {}
+        }
+        self.s1_full.d.next = false;
         if self.rd_go.val() {
             self.ar_full.d.next = false;
-            self.r_valid.d.next = true;
-            self.r_data.d.next = self.rd_word.val();
+            self.s1_full.d.next = true;
+            self.s1_grp.d.next = self.ar_addr.q.val().get_bits::<9>(5);
+            self.s1_g0.d.next = self.rd_g0.val();
+            self.s1_g2.d.next = self.rd_g2.val();
+            self.s1_g4.d.next = self.rd_g4.val();
+            self.s1_g5.d.next = self.rd_g5.val();
             if self.sh_load.val() {
                 self.shadow_hi.d.next = self.sh_val.val();
                 self.shadow_sel.d.next = self.sh_sel.val();
             }
+        }
+
+        // Read mux, stage 2: the group; undefined groups read 0.
+        self.rd_word.next = 0.into();
+        if self.s1_grp.q.val() == 0_u64 {
+            self.rd_word.next = self.s1_g0.q.val();
+        }
+        if self.s1_grp.q.val() == 2_u64 {
+            self.rd_word.next = self.s1_g2.q.val();
+        }
+        if self.s1_grp.q.val() == 4_u64 {
+            self.rd_word.next = self.s1_g4.q.val();
+        }
+        if self.s1_grp.q.val() == 5_u64 {
+            self.rd_word.next = self.s1_g5.q.val();
+        }
+        if self.s1_full.q.val() {
+            self.r_valid.d.next = true;
+            self.r_data.d.next = self.rd_word.val();
         }
 
         // Synchronous reset: every register to its reset value.
@@ -1793,13 +1895,15 @@ impl Logic for CsrRegs {
             self.w_full.d.next = false;
             self.w_bits.d.next = 0.into();
             self.w_mask.d.next = 0.into();
-            self.aw_addr.d.next = 0.into();
+            self.aw_ok.d.next = false;
             self.b_valid.d.next = false;
             self.b_resp.d.next = 0.into();
             self.ar_full.d.next = false;
             self.ar_addr.d.next = 0.into();
             self.r_valid.d.next = false;
             self.r_data.d.next = 0.into();
+            self.s1_full.d.next = false;
+            self.s1_grp.d.next = 0.into();
             self.cmd_pending.d.next = false;
             self.cmd_op_q.d.next = 0.into();
             self.cmd_tag_q.d.next = 0.into();
@@ -1815,6 +1919,30 @@ impl Logic for CsrRegs {
             self.cmd_arg9_q.d.next = 0.into();
             self.cmd_arg10_q.d.next = 0.into();
             self.cmd_arg11_q.d.next = 0.into();
+            self.aw_sel_ctrl.d.next = false;
+            self.aw_sel_error.d.next = false;
+            self.aw_sel_rnr_timer.d.next = false;
+            self.aw_sel_pkey.d.next = false;
+            self.aw_sel_clocks_per_us.d.next = false;
+            self.aw_sel_prefetch_cap.d.next = false;
+            self.aw_sel_eq_base_lo.d.next = false;
+            self.aw_sel_eq_base_hi.d.next = false;
+            self.aw_sel_eq_log2_size.d.next = false;
+            self.aw_sel_eq_cons.d.next = false;
+            self.aw_sel_cmd_arg0.d.next = false;
+            self.aw_sel_cmd_arg1.d.next = false;
+            self.aw_sel_cmd_arg2.d.next = false;
+            self.aw_sel_cmd_arg3.d.next = false;
+            self.aw_sel_cmd_arg4.d.next = false;
+            self.aw_sel_cmd_arg5.d.next = false;
+            self.aw_sel_cmd_arg6.d.next = false;
+            self.aw_sel_cmd_arg7.d.next = false;
+            self.aw_sel_cmd_arg8.d.next = false;
+            self.aw_sel_cmd_arg9.d.next = false;
+            self.aw_sel_cmd_arg10.d.next = false;
+            self.aw_sel_cmd_arg11.d.next = false;
+            self.aw_sel_cmd_doorbell.d.next = false;
+            self.aw_sel_counter_clear.d.next = false;
             self.r_ctrl.d.next = 0x0_u64.into();
             self.r_error.d.next = 0x0_u64.into();
             self.r_error_info.d.next = 0x0_u64.into();

@@ -44,6 +44,22 @@ fn stored(r: &Reg) -> bool {
         || r.name == "CMD_STATUS"
 }
 
+/// The 32-word groups of the read mux that hold a readable register.
+fn read_groups(readable: &[&Reg]) -> Vec<usize> {
+    let mut g: Vec<usize> = REGS
+        .iter()
+        .filter(|r| r.counter.is_some() || readable.iter().any(|q| q.name == r.name))
+        .map(|r| r.word() >> 5)
+        .collect();
+    g.dedup();
+    g
+}
+
+/// Registers a write can change (everything but read-only ones).
+fn writable(r: &Reg) -> bool {
+    r.counter.is_none() && r.access != Access::Ro
+}
+
 /// Internal fields whose value is the held-command flag.
 fn busy_field(r: &Reg, f: &Field) -> bool {
     matches!(
@@ -405,7 +421,7 @@ pub fn csr_block_source() -> String {
     }
     let mut dffs: Vec<(String, String)> = vec![
         ("aw_full".into(), "Bit".into()),
-        ("aw_addr".into(), "Bits<14>".into()),
+        ("aw_ok".into(), "Bit".into()),
         ("w_full".into(), "Bit".into()),
         ("w_bits".into(), "Bits<32>".into()),
         ("w_mask".into(), "Bits<32>".into()),
@@ -421,6 +437,9 @@ pub fn csr_block_source() -> String {
     ];
     for n in 0..CMD_ARGS {
         dffs.push((format!("cmd_arg{n}_q"), "Bits<32>".into()));
+    }
+    for r in REGS.iter().filter(|r| writable(r)) {
+        dffs.push((format!("aw_sel_{}", lower(r.name)), "Bit".into()));
     }
     for r in &stored_regs {
         dffs.push((format!("r_{}", lower(r.name)), "Bits<32>".into()));
@@ -439,6 +458,11 @@ pub fn csr_block_source() -> String {
             }
         }
     }
+    for g in read_groups(&readable) {
+        dffs.push((format!("s1_g{g}"), "Bits<32>".into()));
+    }
+    dffs.push(("s1_full".into(), "Bit".into()));
+    dffs.push(("s1_grp".into(), "Bits<9>".into()));
     dffs.push(("shadow_hi".into(), "Bits<32>".into()));
     dffs.push(("shadow_sel".into(), "Bits<5>".into()));
     writeln!(w, "    // Registers.").unwrap();
@@ -447,6 +471,7 @@ pub fn csr_block_source() -> String {
     }
     let mut locals: Vec<(String, String)> = vec![
         ("wstrb_mask".into(), "Bits<32>".into()),
+        ("aw_word".into(), "Bits<14>".into()),
         ("wr_go".into(), "Bit".into()),
         ("wr_ok".into(), "Bit".into()),
         ("rd_go".into(), "Bit".into()),
@@ -463,6 +488,9 @@ pub fn csr_block_source() -> String {
     }
     for r in &readable {
         locals.push((format!("v_{}", lower(r.name)), "Bits<32>".into()));
+    }
+    for g in read_groups(&readable) {
+        locals.push((format!("rd_g{g}"), "Bits<32>".into()));
     }
     for c in COUNTERS {
         if matches!(c.kind, CounterKind::Max | CounterKind::Sum) {
@@ -602,10 +630,10 @@ self.s_axil_awready.next = !self.aw_full.q.val();
 self.s_axil_wready.next = !self.w_full.q.val();
 self.s_axil_bvalid.next = self.b_valid.q.val();
 self.s_axil_bresp.next = self.b_resp.q.val();
+self.aw_word.next = self.s_axil_awaddr.val().get_bits::<14>(2);
 if self.s_axil_awvalid.val() & (!self.aw_full.q.val()) {
     self.aw_full.d.next = true;
-    self.aw_addr.d.next = self.s_axil_awaddr.val().get_bits::<14>(2);
-}
+@AW_DECODE@}
 self.wstrb_mask.next = 0.into();
 if self.s_axil_wstrb.val().get_bit(0) {
     self.wstrb_mask.next = self.wstrb_mask.val() | 0xFF_u64;
@@ -646,7 +674,7 @@ if self.s_axil_arvalid.val() & (!self.ar_full.q.val()) {
 if self.s_axil_rready.val() {
     self.r_valid.d.next = false;
 }
-self.rd_go.next = self.ar_full.q.val() & (!self.r_valid.q.val());
+self.rd_go.next = self.ar_full.q.val() & (!self.s1_full.q.val()) & (!self.r_valid.q.val());
 
 // Next values of the stored registers start from their current values.
 ",
@@ -655,66 +683,41 @@ self.rd_go.next = self.ar_full.q.val() & (!self.r_valid.q.val());
         let n = lower(r.name);
         writeln!(b, "self.n_{n}.next = self.r_{n}.q.val();").unwrap();
     }
-    b.push_str("\n// Write decode (word address).\nmatch self.aw_addr.q.val().index() {\n");
-    for r in REGS {
+    b.push_str("\n// Write decode: one select flip-flop per writable register, set when\n// the address is taken, so no address compare sits on a write path.\n");
+    writeln!(b, "self.wr_ok.next = self.aw_ok.q.val() | (self.aw_sel_cmd_doorbell.q.val() & (!self.cmd_pending.q.val()));").unwrap();
+    for r in REGS.iter().filter(|r| writable(r)) {
         let n = lower(r.name);
         let m = r.mask();
+        writeln!(b, "if self.aw_sel_{n}.q.val() & self.wr_go.val() {{").unwrap();
         match r.access {
-            Access::Ro => {}
             Access::Rw | Access::Wo => {
-                writeln!(
-                    b,
-                    "    {} => {{\n        // {} ({})",
-                    r.word(),
-                    r.name,
-                    r.access.name()
-                )
-                .unwrap();
-                writeln!(b, "        self.wr_ok.next = true;").unwrap();
-                writeln!(b, "        if self.wr_go.val() {{").unwrap();
-                writeln!(b, "            self.n_{n}.next = (self.r_{n}.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0x{m:X}_u64);").unwrap();
-                writeln!(b, "        }}\n    }}").unwrap();
+                writeln!(b, "    // {} ({})", r.name, r.access.name()).unwrap();
+                writeln!(b, "    self.n_{n}.next = (self.r_{n}.q.val() & (!self.w_mask.q.val())) | (self.w_bits.q.val() & 0x{m:X}_u64);").unwrap();
             }
             Access::Rw1c => {
-                writeln!(b, "    {} => {{\n        // {} (rw1c)", r.word(), r.name).unwrap();
-                writeln!(b, "        self.wr_ok.next = true;").unwrap();
-                writeln!(b, "        if self.wr_go.val() {{").unwrap();
-                writeln!(b, "            self.n_{n}.next = self.r_{n}.q.val() & (!(self.w_bits.q.val() & 0x{m:X}_u64));").unwrap();
-                writeln!(b, "        }}\n    }}").unwrap();
+                writeln!(b, "    // {} (rw1c)", r.name).unwrap();
+                writeln!(b, "    self.n_{n}.next = self.r_{n}.q.val() & (!(self.w_bits.q.val() & 0x{m:X}_u64));").unwrap();
             }
             Access::Command if r.name == "CMD_DOORBELL" => {
-                writeln!(b, "    {} => {{", r.word()).unwrap();
                 b.push_str(
-                    "        // CMD_DOORBELL: refused (SLVERR) while a command is held; rings
-        // when the op byte is written.
-        if self.cmd_pending.q.val() {
-            if self.wr_go.val() {
-                self.db_reject.next = true;
-            }
-        } else {
-            self.wr_ok.next = true;
-            if self.wr_go.val() & self.w_mask.q.val().get_bit(0) {
-                self.db_accept.next = true;
-            }
-        }
+                    "    // CMD_DOORBELL: refused (SLVERR) while a command is held; rings
+    // when the op byte is written.
+    if self.cmd_pending.q.val() {
+        self.db_reject.next = true;
+    } else if self.w_mask.q.val().get_bit(0) {
+        self.db_accept.next = true;
     }
 ",
                 );
             }
             Access::Command => {
-                writeln!(b, "    {} => {{\n        // COUNTER_CLEAR", r.word()).unwrap();
-                writeln!(b, "        self.wr_ok.next = true;").unwrap();
-                writeln!(
-                    b,
-                    "        if self.wr_go.val() & self.w_bits.q.val().get_bit(0) {{"
-                )
-                .unwrap();
-                writeln!(b, "            self.clear_go.next = true;").unwrap();
-                writeln!(b, "        }}\n    }}").unwrap();
+                writeln!(b, "    // COUNTER_CLEAR").unwrap();
+                writeln!(b, "    if self.w_bits.q.val().get_bit(0) {{\n        self.clear_go.next = true;\n    }}").unwrap();
             }
+            Access::Ro => unreachable!(),
         }
+        b.push_str("}\n");
     }
-    b.push_str("    _ => {}\n}\n");
     b.push_str(
         "if self.wr_go.val() {
     self.aw_full.d.next = false;
@@ -914,80 +917,100 @@ if self.db_accept.val() {{
             }
         }
     }
-    b.push_str(
+    // Groups of 32 words: stage 1 muxes each group on the low five address
+    // bits, stage 2 picks the group.
+    let groups = read_groups(&readable);
+    writeln!(
+        b,
         "
-// Read mux (word address). Reading a counter's low word latches its high
-// word into the shadow, which its high-word read returns.
-self.rd_word.next = 0.into();
+// Read mux, stage 1 (the clock after the address is taken): one mux per
+// group of 32 words on the low five address bits. Reading a counter's low
+// word latches its high word into the shadow, which its high-word read
+// returns.
 self.sh_load.next = false;
 self.sh_val.next = 0.into();
-self.sh_sel.next = 0.into();
-match self.ar_addr.q.val().index() {
-",
-    );
-    for r in REGS {
-        if let Some(h) = r.counter {
-            let n = lower(COUNTERS[h.index].name);
-            if h.hi {
-                writeln!(b, "    {} => {{\n        // {}", r.word(), r.name).unwrap();
-                writeln!(b, "        if self.shadow_sel.q.val() == {}_u64 {{\n            self.rd_word.next = self.shadow_hi.q.val();\n        }} else {{\n            self.rd_word.next = self.c_{n}.q.val().get_bits::<32>(32);\n        }}\n    }}", h.index).unwrap();
-            } else {
-                writeln!(b, "    {} => {{\n        // {}", r.word(), r.name).unwrap();
-                writeln!(
-                    b,
-                    "        self.rd_word.next = self.c_{n}.q.val().get_bits::<32>(0);"
-                )
-                .unwrap();
-                writeln!(b, "        self.sh_load.next = true;").unwrap();
-                writeln!(
-                    b,
-                    "        self.sh_val.next = self.c_{n}.q.val().get_bits::<32>(32);"
-                )
-                .unwrap();
-                writeln!(
-                    b,
-                    "        self.sh_sel.next = {}_u64.into();\n    }}",
-                    h.index
-                )
-                .unwrap();
+self.sh_sel.next = 0.into();"
+    )
+    .unwrap();
+    for g in &groups {
+        writeln!(b, "self.rd_g{g}.next = 0.into();").unwrap();
+        writeln!(b, "match self.ar_addr.q.val().get_bits::<5>(0).index() {{").unwrap();
+        for r in REGS.iter().filter(|r| r.word() >> 5 == *g) {
+            let k = r.word() & 31;
+            if let Some(h) = r.counter {
+                let n = lower(COUNTERS[h.index].name);
+                if h.hi {
+                    writeln!(b, "    {k} => {{\n        // {}", r.name).unwrap();
+                    writeln!(b, "        if self.shadow_sel.q.val() == {}_u64 {{\n            self.rd_g{g}.next = self.shadow_hi.q.val();\n        }} else {{\n            self.rd_g{g}.next = self.c_{n}.q.val().get_bits::<32>(32);\n        }}\n    }}", h.index).unwrap();
+                } else {
+                    writeln!(b, "    {k} => {{\n        // {}", r.name).unwrap();
+                    writeln!(
+                        b,
+                        "        self.rd_g{g}.next = self.c_{n}.q.val().get_bits::<32>(0);"
+                    )
+                    .unwrap();
+                    writeln!(
+                        b,
+                        "        if self.ar_addr.q.val().get_bits::<9>(5) == {g}_u64 {{"
+                    )
+                    .unwrap();
+                    writeln!(b, "            self.sh_load.next = true;").unwrap();
+                    writeln!(
+                        b,
+                        "            self.sh_val.next = self.c_{n}.q.val().get_bits::<32>(32);"
+                    )
+                    .unwrap();
+                    writeln!(
+                        b,
+                        "            self.sh_sel.next = {}_u64.into();\n        }}\n    }}",
+                        h.index
+                    )
+                    .unwrap();
+                }
+            } else if readable.iter().any(|q| q.name == r.name) {
+                writeln!(b, "    {k} => {{\n        // {}\n        self.rd_g{g}.next = self.v_{}.val();\n    }}", r.name, lower(r.name)).unwrap();
             }
-        } else if readable.iter().any(|q| q.name == r.name) {
-            writeln!(
-                b,
-                "    {} => {{\n        // {}\n        self.rd_word.next = self.v_{}.val();\n    }}",
-                r.word(),
-                r.name,
-                lower(r.name)
-            )
-            .unwrap();
         }
+        writeln!(b, "    _ => {{}}\n}}").unwrap();
     }
+    writeln!(b, "self.s1_full.d.next = false;").unwrap();
+    writeln!(b, "if self.rd_go.val() {{").unwrap();
+    writeln!(b, "    self.ar_full.d.next = false;").unwrap();
+    writeln!(b, "    self.s1_full.d.next = true;").unwrap();
+    writeln!(
+        b,
+        "    self.s1_grp.d.next = self.ar_addr.q.val().get_bits::<9>(5);"
+    )
+    .unwrap();
+    for g in &groups {
+        writeln!(b, "    self.s1_g{g}.d.next = self.rd_g{g}.val();").unwrap();
+    }
+    writeln!(b, "    if self.sh_load.val() {{").unwrap();
+    writeln!(b, "        self.shadow_hi.d.next = self.sh_val.val();").unwrap();
+    writeln!(b, "        self.shadow_sel.d.next = self.sh_sel.val();").unwrap();
+    writeln!(b, "    }}\n}}").unwrap();
+    writeln!(b, "\n// Read mux, stage 2: the group; undefined groups read 0.\nself.rd_word.next = 0.into();").unwrap();
+    for g in &groups {
+        writeln!(b, "if self.s1_grp.q.val() == {g}_u64 {{\n    self.rd_word.next = self.s1_g{g}.q.val();\n}}").unwrap();
+    }
+    writeln!(b, "if self.s1_full.q.val() {{\n    self.r_valid.d.next = true;\n    self.r_data.d.next = self.rd_word.val();\n}}").unwrap();
     b.push_str(
-        "    _ => {}
-}
-if self.rd_go.val() {
-    self.ar_full.d.next = false;
-    self.r_valid.d.next = true;
-    self.r_data.d.next = self.rd_word.val();
-    if self.sh_load.val() {
-        self.shadow_hi.d.next = self.sh_val.val();
-        self.shadow_sel.d.next = self.sh_sel.val();
-    }
-}
-
+        "
 // Synchronous reset: every register to its reset value.
 if self.rst.val() {
     self.aw_full.d.next = false;
     self.w_full.d.next = false;
     self.w_bits.d.next = 0.into();
     self.w_mask.d.next = 0.into();
-    self.aw_addr.d.next = 0.into();
+    self.aw_ok.d.next = false;
     self.b_valid.d.next = false;
     self.b_resp.d.next = 0.into();
     self.ar_full.d.next = false;
     self.ar_addr.d.next = 0.into();
     self.r_valid.d.next = false;
     self.r_data.d.next = 0.into();
+    self.s1_full.d.next = false;
+    self.s1_grp.d.next = 0.into();
     self.cmd_pending.d.next = false;
     self.cmd_op_q.d.next = 0.into();
     self.cmd_tag_q.d.next = 0.into();
@@ -995,6 +1018,9 @@ if self.rst.val() {
     );
     for k in 0..CMD_ARGS {
         writeln!(b, "    self.cmd_arg{k}_q.d.next = 0.into();").unwrap();
+    }
+    for r in REGS.iter().filter(|r| writable(r)) {
+        writeln!(b, "    self.aw_sel_{}.d.next = false;", lower(r.name)).unwrap();
     }
     for r in &stored_regs {
         writeln!(
@@ -1022,6 +1048,23 @@ if self.rst.val() {
     b.push_str(
         "    self.shadow_hi.d.next = 0.into();\n    self.shadow_sel.d.next = 31_u64.into();\n}\n",
     );
+    let mut decode = String::new();
+    let ok_words: Vec<String> = REGS
+        .iter()
+        .filter(|r| writable(r) && r.name != "CMD_DOORBELL")
+        .map(|r| format!("(self.aw_word.val() == {}_u64)", r.word()))
+        .collect();
+    writeln!(decode, "    self.aw_ok.d.next = {};", ok_words.join(" | ")).unwrap();
+    for r in REGS.iter().filter(|r| writable(r)) {
+        writeln!(
+            decode,
+            "    self.aw_sel_{}.d.next = self.aw_word.val() == {}_u64;",
+            lower(r.name),
+            r.word()
+        )
+        .unwrap();
+    }
+    let b = &mut b.replace("@AW_DECODE@", &decode);
     for line in b.lines() {
         if line.is_empty() {
             w.push('\n');

@@ -1228,3 +1228,11 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         }
     }
 }
+
+/// Generates the Verilog of [`DefaultTlb`] alone, top module `tlb`, for
+/// measuring the block by itself (`odp-mmu pnr --design tlb`).
+pub fn generate_verilog() -> String {
+    let mut uut = DefaultTlb::new();
+    uut.connect_all();
+    crate::verilog::generate(&uut, "tlb")
+}

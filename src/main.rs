@@ -136,6 +136,10 @@ enum Command {
         /// nextpnr placement seed (Fmax varies by about 10% between seeds)
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Place only (nextpnr --no-route): a quick, pessimistic Fmax
+        /// estimate and its critical paths, no bitstream
+        #[arg(long)]
+        no_route: bool,
     },
     /// Measure the translation path in simulation clocks; writes build/bench.json
     Bench {
@@ -191,13 +195,25 @@ fn run(cli: Cli) -> Result<(), String> {
             params,
             design,
             seed,
+            no_route,
         } => {
             let out = PathBuf::from(format!("build/{}.v", design.top()));
             let path = write_verilog(&params, design, &out)?;
-            let r = odp_mmu::flow::pnr(&path, design.top(), design.clock(), seed)?;
+            let r = if no_route {
+                odp_mmu::flow::pnr_placed(&path, design.top(), design.clock(), seed)?
+            } else {
+                odp_mmu::flow::pnr(&path, design.top(), design.clock(), seed)?
+            };
             println!(
-                "Fmax {:.1} MHz (target {:.1} MHz, seed {}) on LFE5U-85F-8 CABGA381",
-                r.fmax_mhz, r.target_mhz, r.seed
+                "Fmax {:.1} MHz{} (target {:.1} MHz, seed {}) on LFE5U-85F-8 CABGA381",
+                r.fmax_mhz,
+                if no_route {
+                    ", placement estimate, not routed"
+                } else {
+                    ""
+                },
+                r.target_mhz,
+                r.seed
             );
             println!("utilisation: {}", r.utilisation);
             println!("critical path: {}", r.critical_path);
@@ -207,7 +223,9 @@ fn run(cli: Cli) -> Result<(), String> {
                     println!("  {line}");
                 }
             }
-            println!("bitstream: {}", r.bitstream.display());
+            if !no_route {
+                println!("bitstream: {}", r.bitstream.display());
+            }
         }
         Command::Bench { out } => {
             let start = std::time::Instant::now();

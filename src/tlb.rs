@@ -81,7 +81,7 @@ pub enum TlbState {
 ///
 /// Lookup (no backpressure; issue only while `ready` is high): clock c0
 /// `lk_valid`, `lk_mr`, `lk_va`; clock c0+1 `lk_off` of the same lookup.
-/// Result registered, valid in clock c0+2: `res_valid`, `res_hit`, `res_ppn`,
+/// Result registered, valid in clock c0+4: `res_valid`, `res_hit`, `res_ppn`,
 /// `res_size`, `res_writable`, `res_multi_hit`. All `res_*` are zero in
 /// clocks without a result.
 ///
@@ -98,10 +98,17 @@ pub enum TlbState {
 ///
 /// # Latency and throughput
 ///
-/// - Lookup: result in clock c0+2 (registered), one lookup per clock.
+/// - Lookup: result in clock c0+4 (registered), one lookup per clock. The
+///   four clocks: c0 reads the block RAMs, c0+1 registers their words
+///   (stage R) and compares the huge keys with `lk_off`, c0+2 compares the
+///   4 KiB ways (stage 1), c0+3 selects the frame (select stage).
+///   Operations take effect in issue order, as if at c0+1 (the reference
+///   model's view); the extra stages only delay the result.
 /// - Fill accepted in clock a: it is issued in the first clock i > a in
-///   which no lookup is issued and takes effect in clock i+1 (stage 1; the
-///   RAM write is at the end of i+2 and forwarded until then); lookups
+///   which no lookup is issued and takes effect as of clock i+1 (its
+///   holding register is freed then; stage 1 writes the huge entries at
+///   the end of i+2, stage 2 the RAMs at the end of i+3, forwarded until
+///   then); lookups
 ///   issued after clock i see it (from a+2 when the TLB is idle). When a
 ///   lookup takes the clock a pending fill wanted, `ready` is low in the next
 ///   clock, so a fill costs at most one refused lookup clock. `fill_ready`
@@ -154,7 +161,7 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     /// `va - (base_va & !0xFFF)` of the lookup issued in the previous clock.
     pub lk_off: Signal<In, Bits<64>>,
 
-    /// A lookup result is presented (clock c0+2).
+    /// A lookup result is presented (clock c0+4).
     pub res_valid: Signal<Out, Bit>,
     /// The lookup hit.
     pub res_hit: Signal<Out, Bit>,
@@ -290,6 +297,13 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     s1_hkey: DFF<Bits<HUGE>>,
     s1_wr_oh: DFF<Bits<HUGE>>,
     s1_nm: DFF<Bit>,
+    // The huge entry the fill of stage R will write in stage 1 (index and
+    // one-hot), chosen in stage R: the entries and their valid bits cannot
+    // change at the end of a fill's stage R (no fill and no last sweep step
+    // is in stage 1 then), and the PLRU victim is taken as it will be after
+    // the touch of the lookup in stage 1 at that clock, if any.
+    f1_tidx: DFF<Bits<8>>,
+    f1_toh: DFF<Bits<HUGE>>,
 
     // Stage 1: the operation of stage R in the previous clock.
     s1_lk: DFF<Bit>,
@@ -303,7 +317,6 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     // Huge entries holding the pending fill's key (valid or not), compared
     // in stage 0 from registers so that stage 1 of a fill only ANDs with
     // the valid bits.
-    s1_hdup: DFF<Bits<HUGE>>,
 
     // Stage 2: the 4 KiB metadata and way writes of the operation that was
     // in stage 1 in the previous clock, computed from these registers only
@@ -365,6 +378,14 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     // Page-number masks that align an off page to 2 MiB / 1 GiB.
     key_mask_2m: Constant<Bits<52>>,
     key_mask_1g: Constant<Bits<52>>,
+    // Huge PLRU victim as a one-hot AND per leaf: leaf e is the victim of
+    // its half when the tree nodes below the root on its path
+    // (hv_mask[e]) hold hv_dir[e]; upper_half marks the leaves of the
+    // upper half, half_idx the index bit that selects the half.
+    hv_mask: [Constant<Bits<HUGE>>; HUGE],
+    hv_dir: [Constant<Bits<HUGE>>; HUGE],
+    upper_half: Constant<Bits<HUGE>>,
+    half_idx: Constant<Bits<8>>,
 
     // Stage 0.
     fq_pending: Signal<Local, Bit>,
@@ -409,6 +430,9 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     hneg: Signal<Local, Bits<HUGE>>,
     hvec: Signal<Local, Bits<HUGE>>,
     hkey0: Signal<Local, Bits<HUGE>>,
+    eff_root: Signal<Local, Bit>,
+    hv_oh: Signal<Local, Bits<HUGE>>,
+    hv_idx: Signal<Local, Bits<8>>,
     hkey1: Signal<Local, Bits<HUGE>>,
     sr_opn: Signal<Local, Bits<52>>,
     dup_oh: Signal<Local, Bits<HUGE>>,
@@ -448,6 +472,21 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
 impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BITS, MR_BITS, HUGE> {
     /// Number of 4 KiB sets.
     pub const SETS: usize = 1 << SET_BITS;
+
+    /// (mask, values) of the PLRU tree nodes below the root on the path of
+    /// huge leaf `e`: the bits that make `e` the victim of its half.
+    fn victim_path(e: usize) -> (u64, u64) {
+        let levels = HUGE.trailing_zeros() as usize;
+        let (mut mask, mut dir) = (0u64, 0u64);
+        for depth in 1..levels {
+            let node = (HUGE + e) >> (levels - depth);
+            mask |= 1 << node;
+            if (e >> (levels - 1 - depth)) & 1 == 1 {
+                dir |= 1 << node;
+            }
+        }
+        (mask, dir)
+    }
 
     /// A TLB with every entry invalid once `rst` has been applied.
     ///
@@ -555,6 +594,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             s1_hkey: Default::default(),
             s1_wr_oh: Default::default(),
             s1_nm: Default::default(),
+            f1_tidx: Default::default(),
+            f1_toh: Default::default(),
             s1_lk: Default::default(),
             s1_fill: Default::default(),
             s1_sweep: Default::default(),
@@ -563,7 +604,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             s1_set: Default::default(),
             s1_mr: Default::default(),
             s1_vpn: Default::default(),
-            s1_hdup: Default::default(),
             s2_lk: Default::default(),
             s2_hit: Default::default(),
             s2_hit_idx: Default::default(),
@@ -603,6 +643,12 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             sets_m1_52: Constant::new(sets_m1.into()),
             key_mask_2m: Constant::new(0xF_FFFF_FFFF_FE00u64.into()),
             key_mask_1g: Constant::new(0xF_FFFF_FFFC_0000u64.into()),
+            hv_mask: std::array::from_fn(|e| Constant::new(Self::victim_path(e).0.into())),
+            hv_dir: std::array::from_fn(|e| Constant::new(Self::victim_path(e).1.into())),
+            upper_half: Constant::new(
+                (((1u128 << HUGE) - 1) as u64 & !((1u64 << (HUGE / 2)) - 1)).into(),
+            ),
+            half_idx: Constant::new(((HUGE / 2) as u64).into()),
             fq_pending: Default::default(),
             last_step: Default::default(),
             last_now: Default::default(),
@@ -644,6 +690,9 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             hneg: Default::default(),
             hvec: Default::default(),
             hkey0: Default::default(),
+            eff_root: Default::default(),
+            hv_oh: Default::default(),
+            hv_idx: Default::default(),
             hkey1: Default::default(),
             sr_opn: Default::default(),
             dup_oh: Default::default(),
@@ -750,6 +799,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             s1_hkey,
             s1_wr_oh,
             s1_nm,
+            f1_tidx,
+            f1_toh,
             s1_lk,
             s1_fill,
             s1_sweep,
@@ -758,7 +809,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             s1_set,
             s1_mr,
             s1_vpn,
-            s1_hdup,
             s2_lk,
             s2_hit,
             s2_hit_idx,
@@ -913,7 +963,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         self.s1_set.d.next = self.sr_set.q.val();
         self.s1_mr.d.next = self.sr_mr.q.val();
         self.s1_vpn.d.next = self.sr_vpn.q.val();
-        self.s1_hdup.d.next = self.sr_hdup.q.val();
         // Stage R: the huge keys against this clock's lk_off (registers and
         // the input only). key[51:18] at word bit 87, key[17:9] at word
         // bit 78.
@@ -1212,7 +1261,7 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         // lookup makes most recently used) is the OR of the indices of
         // every match, without the carry chain: keys are unique, so it is
         // the matching entry (a multi-hit is an invariant violation).
-        self.hvec.next = self.s1_hdup.q.val() & self.h_valid.q.val();
+        self.hvec.next = self.sr_hdup.q.val() & self.h_valid.q.val();
         self.hneg.next = !self.hvec.val() + 1;
         self.dup_oh.next = self.hvec.val() & self.hneg.val();
         self.duph_found.next = self.hvec.val().any();
@@ -1324,27 +1373,48 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         self.apply4.next = self.s1_fill.q.val() && self.f1_4k.q.val() && !self.f1_cov.q.val();
         self.applyh.next = self.s1_fill.q.val() && self.f1_huge.q.val() && !self.f1_cov.q.val();
 
-        // Huge fill target: the entry holding the same key, else the first
-        // invalid entry, else the PLRU victim.
-        self.plru_h.state.next = self.h_plru.q.val();
-        self.targeth.next = self.plru_h.victim.val();
-        if self.duph_found.val() {
-            self.targeth.next = self.duph_idx.val();
-        } else if self.invh_found.val() {
-            self.targeth.next = self.invh_idx.val();
+        // Huge fill target, chosen in the fill's stage R: the entry holding
+        // the same key, else the first invalid entry, else the PLRU victim.
+        // The victim is read as the tree will be after this clock: a
+        // lookup in stage 1 that hits a huge entry touches it now, which
+        // points the root away from the half of the hit and leaves the
+        // other half unchanged.
+        self.eff_root.next = self.h_plru.q.val().get_bit(1);
+        if self.s1_lk.q.val() && self.hith_found.val() {
+            self.eff_root.next = !(self.hith_idx.val() & self.half_idx.val()).any();
         }
-        // The same choice one-hot, for the write enables of the entries.
-        self.targeth_oh.next = 0.into();
+        self.hv_oh.next = 0.into();
         for e in 0..HUGE {
-            if self.plru_h.victim.val().index() == e {
-                self.targeth_oh.next = self.targeth_oh.val().replace_bit(e, true);
+            self.hv_oh.next = self.hv_oh.val().replace_bit(
+                e,
+                (self.h_plru.q.val() & self.hv_mask[e].val()) == self.hv_dir[e].val(),
+            );
+        }
+        if self.eff_root.val() {
+            self.hv_oh.next = self.hv_oh.val() & self.upper_half.val();
+        } else {
+            self.hv_oh.next = self.hv_oh.val() & !self.upper_half.val();
+        }
+        self.hv_idx.next = 0.into();
+        self.idx.next = 0.into();
+        for e in 0..HUGE {
+            if self.hv_oh.val().get_bit(e) {
+                self.hv_idx.next = self.hv_idx.val() | self.idx.val();
             }
+            self.idx.next = self.idx.val() + 1;
         }
+        self.f1_tidx.d.next = self.hv_idx.val();
+        self.f1_toh.d.next = self.hv_oh.val();
         if self.duph_found.val() {
-            self.targeth_oh.next = self.dup_oh.val();
+            self.f1_tidx.d.next = self.duph_idx.val();
+            self.f1_toh.d.next = self.dup_oh.val();
         } else if self.invh_found.val() {
-            self.targeth_oh.next = self.inv_oh.val();
+            self.f1_tidx.d.next = self.invh_idx.val();
+            self.f1_toh.d.next = self.inv_oh.val();
         }
+        self.targeth.next = self.f1_tidx.q.val();
+        self.targeth_oh.next = self.f1_toh.q.val();
+        self.plru_h.state.next = self.h_plru.q.val();
         self.plru_h.touch.next = self.hith_idx.val();
         if self.s1_fill.q.val() {
             self.plru_h.touch.next = self.targeth.val();

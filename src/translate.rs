@@ -6,10 +6,10 @@
 //! [`Walker`] behind one lookup pipeline:
 //!
 //! ```text
-//!         c0 (issue)     c1             c2               c3 (decide)        c4
-//! new ──┐                                                 ┌─ respond ─▶ FIFO ─▶ m_xrsp
-//! B ────┼─▶ MR lookup ─▶ MR check ──▶ off ─▶ TLB huge ───┤
-//! replay┘                TLB set read   TLB 4K compare    └─ park ─▶ slot table ─▶ walker
+//!         c0 (issue)   c1             c2                c3, c4           c5 (decide)      c6
+//! new ──┐                                                                 ┌─ respond ─▶ FIFO ─▶ m_xrsp
+//! B ────┼─▶ MR lookup ─▶ MR check ──▶ off ─▶ TLB huge ─▶ TLB 4K compare ─┤
+//! replay┘              TLB set read   TLB RAM words reg.  TLB select      └─ park ─▶ slot table ─▶ walker
 //!    ▲                                                              │
 //!    └──────────── replay when the walk is done and the slot heads its QP ◀┘
 //! ```
@@ -19,7 +19,9 @@
 //!   replayed parked request, or a new request.
 //! - The TLB looks up one clock after the MR table: its huge-page entries
 //!   compare on the MR-relative offset, which the MR table gives at c2.
-//! - At c3 the MR check and the TLB result decide: ACCESS_ERR, RNR/STALL
+//! - The TLB answers four clocks after its lookup (it registers its block
+//!   RAM words and its match vectors on the way, for 125 MHz).
+//! - At c5 the MR check and the TLB result decide: ACCESS_ERR, RNR/STALL
 //!   (MR suspended), OK (one beat per page), or *park*: the request takes a
 //!   slot in the outstanding table and, if its page missed, a walk.
 //! - Per-QP order: a new request whose QP has a parked request parks behind
@@ -31,7 +33,7 @@
 //!   fails turns it into FATAL. The fault path (event ring, NAK, wake) is
 //!   composed on top of this block.
 //!
-//! Latency of a hit: accepted at clock 0, response valid at clock 4.
+//! Latency of a hit: accepted at clock 0, response valid at clock 6.
 
 use rust_hdl::prelude::*;
 

@@ -381,11 +381,10 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     // Huge PLRU victim as a one-hot AND per leaf: leaf e is the victim of
     // its half when the tree nodes below the root on its path
     // (hv_mask[e]) hold hv_dir[e]; upper_half marks the leaves of the
-    // upper half, half_idx the index bit that selects the half.
+    // upper half.
     hv_mask: [Constant<Bits<HUGE>>; HUGE],
     hv_dir: [Constant<Bits<HUGE>>; HUGE],
     upper_half: Constant<Bits<HUGE>>,
-    half_idx: Constant<Bits<8>>,
 
     // Stage 0.
     fq_pending: Signal<Local, Bit>,
@@ -430,8 +429,17 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     hneg: Signal<Local, Bits<HUGE>>,
     hvec: Signal<Local, Bits<HUGE>>,
     hkey0: Signal<Local, Bits<HUGE>>,
+    rng1: Signal<Local, Bit>,
+    kmask: Signal<Local, Bits<52>>,
+    rng2: Signal<Local, Bit>,
+    rng4: Signal<Local, Bit>,
     eff_root: Signal<Local, Bit>,
     hv_oh: Signal<Local, Bits<HUGE>>,
+    hv_sub: Signal<Local, Bits<HUGE>>,
+    hv_up: Signal<Local, Bits<HUGE>>,
+    hv_lo: Signal<Local, Bits<HUGE>>,
+    hv_up_idx: Signal<Local, Bits<8>>,
+    hv_lo_idx: Signal<Local, Bits<8>>,
     hv_idx: Signal<Local, Bits<8>>,
     hkey1: Signal<Local, Bits<HUGE>>,
     sr_opn: Signal<Local, Bits<52>>,
@@ -648,7 +656,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             upper_half: Constant::new(
                 (((1u128 << HUGE) - 1) as u64 & !((1u64 << (HUGE / 2)) - 1)).into(),
             ),
-            half_idx: Constant::new(((HUGE / 2) as u64).into()),
             fq_pending: Default::default(),
             last_step: Default::default(),
             last_now: Default::default(),
@@ -690,8 +697,17 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             hneg: Default::default(),
             hvec: Default::default(),
             hkey0: Default::default(),
+            rng1: Default::default(),
+            kmask: Default::default(),
+            rng2: Default::default(),
+            rng4: Default::default(),
             eff_root: Default::default(),
             hv_oh: Default::default(),
+            hv_sub: Default::default(),
+            hv_up: Default::default(),
+            hv_lo: Default::default(),
+            hv_up_idx: Default::default(),
+            hv_lo_idx: Default::default(),
             hv_idx: Default::default(),
             hkey1: Default::default(),
             sr_opn: Default::default(),
@@ -1343,20 +1359,25 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         // A fill reaching stage 1 while an invalidation is current is
         // dropped when the invalidation covers it (same predicate as the
         // sweep, applied to the fill's key).
-        self.k43.next = self.fill_key.val().get_bits::<43>(9);
-        self.lo43.next = self.inv_olo2.q.val();
-        self.hi43.next = self.inv_ohi2.q.val();
-        if self.fill_gig.val() {
-            self.lo43.next = self.inv_olo1.q.val();
-            self.hi43.next = self.inv_ohi1.q.val();
-        }
-        self.in_rng.next = !self.inv_empty.q.val()
-            && (self.fq_vpn.q.val() >= self.inv_lo.q.val())
+        // The three range checks side by side from registers, the size
+        // choosing after them: no mux in front of the comparators' carry
+        // chains.
+        self.kmask.next = self.fq_opn.q.val() & self.key_mask_2m.val();
+        self.k43.next = self.kmask.val().get_bits::<43>(9);
+        self.rng2.next =
+            (self.k43.val() >= self.inv_olo2.q.val()) && (self.k43.val() <= self.inv_ohi2.q.val());
+        self.kmask.next = self.fq_opn.q.val() & self.key_mask_1g.val();
+        self.k43.next = self.kmask.val().get_bits::<43>(9);
+        self.rng1.next =
+            (self.k43.val() >= self.inv_olo1.q.val()) && (self.k43.val() <= self.inv_ohi1.q.val());
+        self.rng4.next = (self.fq_vpn.q.val() >= self.inv_lo.q.val())
             && (self.fq_vpn.q.val() <= self.inv_hi.q.val());
+        self.in_rng.next = !self.inv_empty.q.val() && self.rng4.val();
         if self.fill_huge.val() {
-            self.in_rng.next = !self.inv_oempty.q.val()
-                && (self.k43.val() >= self.lo43.val())
-                && (self.k43.val() <= self.hi43.val());
+            self.in_rng.next = !self.inv_oempty.q.val() && self.rng2.val();
+            if self.fill_gig.val() {
+                self.in_rng.next = !self.inv_oempty.q.val() && self.rng1.val();
+            }
         }
         self.fill_cov.next = (self.state.q.val() == TlbState::Inv)
             && ((self.inv_kind_r.q.val() == 0)
@@ -1379,29 +1400,40 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         // lookup in stage 1 that hits a huge entry touches it now, which
         // points the root away from the half of the hit and leaves the
         // other half unchanged.
-        self.eff_root.next = self.h_plru.q.val().get_bit(1);
-        if self.s1_lk.q.val() && self.hith_found.val() {
-            self.eff_root.next = !(self.hith_idx.val() & self.half_idx.val()).any();
-        }
-        self.hv_oh.next = 0.into();
+        // Both halves' victims come from the registers alone; the hit only
+        // picks one (the half away from a hit in the upper half is the
+        // lower one, and the other way round).
+        self.hv_sub.next = 0.into();
         for e in 0..HUGE {
-            self.hv_oh.next = self.hv_oh.val().replace_bit(
+            self.hv_sub.next = self.hv_sub.val().replace_bit(
                 e,
                 (self.h_plru.q.val() & self.hv_mask[e].val()) == self.hv_dir[e].val(),
             );
         }
-        if self.eff_root.val() {
-            self.hv_oh.next = self.hv_oh.val() & self.upper_half.val();
-        } else {
-            self.hv_oh.next = self.hv_oh.val() & !self.upper_half.val();
-        }
-        self.hv_idx.next = 0.into();
+        self.hv_up.next = self.hv_sub.val() & self.upper_half.val();
+        self.hv_lo.next = self.hv_sub.val() & !self.upper_half.val();
+        self.hv_up_idx.next = 0.into();
+        self.hv_lo_idx.next = 0.into();
         self.idx.next = 0.into();
         for e in 0..HUGE {
-            if self.hv_oh.val().get_bit(e) {
-                self.hv_idx.next = self.hv_idx.val() | self.idx.val();
+            if self.hv_up.val().get_bit(e) {
+                self.hv_up_idx.next = self.hv_up_idx.val() | self.idx.val();
+            }
+            if self.hv_lo.val().get_bit(e) {
+                self.hv_lo_idx.next = self.hv_lo_idx.val() | self.idx.val();
             }
             self.idx.next = self.idx.val() + 1;
+        }
+        // The hit's half: its index's top bit is the OR of the matches'.
+        self.eff_root.next = self.h_plru.q.val().get_bit(1);
+        if self.s1_lk.q.val() && self.hith_found.val() {
+            self.eff_root.next = !(self.mh.val() & self.upper_half.val()).any();
+        }
+        self.hv_oh.next = self.hv_lo.val();
+        self.hv_idx.next = self.hv_lo_idx.val();
+        if self.eff_root.val() {
+            self.hv_oh.next = self.hv_up.val();
+            self.hv_idx.next = self.hv_up_idx.val();
         }
         self.f1_tidx.d.next = self.hv_idx.val();
         self.f1_toh.d.next = self.hv_oh.val();

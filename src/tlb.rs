@@ -407,6 +407,12 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     fwdb_same: Signal<Local, Bit>,
     fm_fwd2: Signal<Local, Bit>,
     fm_fwdb: Signal<Local, Bit>,
+    mq_fwd2: Signal<Local, Bit>,
+    mq_fwdb: Signal<Local, Bit>,
+    mq_s2: Signal<Local, Bit>,
+    rg_fwd2: Signal<Local, Bit>,
+    rg_fwdb: Signal<Local, Bit>,
+    rg_s2: Signal<Local, Bit>,
     meta_eff: Signal<Local, Bits<8>>,
     valid4: Signal<Local, Bits<4>>,
     idx: Signal<Local, Bits<8>>,
@@ -675,6 +681,12 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             fwdb_same: Default::default(),
             fm_fwd2: Default::default(),
             fm_fwdb: Default::default(),
+            mq_fwd2: Default::default(),
+            mq_fwdb: Default::default(),
+            mq_s2: Default::default(),
+            rg_fwd2: Default::default(),
+            rg_fwdb: Default::default(),
+            rg_s2: Default::default(),
             meta_eff: Default::default(),
             valid4: Default::default(),
             idx: Default::default(),
@@ -1183,29 +1195,52 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         self.fm_fwdb.next = (self.fwdb_entry.q.val().get_bits::<16>(53)
             == bit_cast::<16, MR_BITS>(self.s1_mr.q.val()))
             && (self.fwdb_entry.q.val().get_bits::<52>(69) == self.s1_vpn.q.val());
+        self.mq_fwd2.next = self.fwd2_entry.q.val().get_bits::<16>(53)
+            == bit_cast::<16, MR_BITS>(self.s1_mr.q.val());
+        self.mq_fwdb.next = self.fwdb_entry.q.val().get_bits::<16>(53)
+            == bit_cast::<16, MR_BITS>(self.s1_mr.q.val());
+        self.mq_s2.next =
+            self.s2_entry.q.val().get_bits::<16>(53) == bit_cast::<16, MR_BITS>(self.s1_mr.q.val());
+        self.rg_fwd2.next = (self.fwd2_entry.q.val().get_bits::<52>(69) >= self.s1i_inv_lo.q.val())
+            && (self.fwd2_entry.q.val().get_bits::<52>(69) <= self.s1i_inv_hi.q.val());
+        self.rg_fwdb.next = (self.fwdb_entry.q.val().get_bits::<52>(69) >= self.s1i_inv_lo.q.val())
+            && (self.fwdb_entry.q.val().get_bits::<52>(69) <= self.s1i_inv_hi.q.val());
+        self.rg_s2.next = (self.s2_entry.q.val().get_bits::<52>(69) >= self.s1i_inv_lo.q.val())
+            && (self.s2_entry.q.val().get_bits::<52>(69) <= self.s1i_inv_hi.q.val());
         self.fm_s2.next = (self.s2_entry.q.val().get_bits::<16>(53)
             == bit_cast::<16, MR_BITS>(self.s1_mr.q.val()))
             && (self.s2_entry.q.val().get_bits::<52>(69) == self.s1_vpn.q.val());
         self.idx.next = 0.into();
         for w in 0..WAYS {
+            // Every compare (tag, MR, sweep range) is made on each
+            // candidate word, registers only, and the forwarding selects
+            // among the results.
             self.ent.next = self.rr_way[w].q.val();
             self.key_eq.next = (self.ent.val().get_bits::<16>(53)
                 == bit_cast::<16, MR_BITS>(self.s1_mr.q.val()))
                 && (self.ent.val().get_bits::<52>(69) == self.s1_vpn.q.val());
+            self.mr_eq.next =
+                self.ent.val().get_bits::<16>(53) == bit_cast::<16, MR_BITS>(self.s1_mr.q.val());
+            self.in_rng.next = (self.ent.val().get_bits::<52>(69) >= self.s1i_inv_lo.q.val())
+                && (self.ent.val().get_bits::<52>(69) <= self.s1i_inv_hi.q.val());
             if self.fwd2_way.q.val().get_bit(w) {
                 self.ent.next = self.fwd2_entry.q.val();
                 self.key_eq.next = self.fm_fwd2.val();
+                self.mr_eq.next = self.mq_fwd2.val();
+                self.in_rng.next = self.rg_fwd2.val();
             }
             if self.fwdb_way.q.val().get_bit(w) {
                 self.ent.next = self.fwdb_entry.q.val();
                 self.key_eq.next = self.fm_fwdb.val();
+                self.mr_eq.next = self.mq_fwdb.val();
+                self.in_rng.next = self.rg_fwdb.val();
             }
             if self.s2_same.q.val() && self.way_we.val().get_bit(w) {
                 self.ent.next = self.s2_entry.q.val();
                 self.key_eq.next = self.fm_s2.val();
+                self.mr_eq.next = self.mq_s2.val();
+                self.in_rng.next = self.rg_s2.val();
             }
-            self.mr_eq.next =
-                self.ent.val().get_bits::<16>(53) == bit_cast::<16, MR_BITS>(self.s1_mr.q.val());
             self.hit_one.next = self.valid4.val().get_bit(w) && self.key_eq.val();
             self.m4.next = self.m4.val().replace_bit(w, self.hit_one.val());
             self.x_way[w].d.next = self.ent.val().get_bits::<53>(0);
@@ -1219,9 +1254,7 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             }
             // Invalidation predicate (stage 1 of a sweep step: s1_mr holds
             // the invalidation's MR).
-            self.in_rng.next = !self.s1i_inv_empty.q.val()
-                && (self.ent.val().get_bits::<52>(69) >= self.s1i_inv_lo.q.val())
-                && (self.ent.val().get_bits::<52>(69) <= self.s1i_inv_hi.q.val());
+            self.in_rng.next = !self.s1i_inv_empty.q.val() && self.in_rng.val();
             if self.valid4.val().get_bit(w)
                 && ((self.s1i_inv_kind.q.val() == 0)
                     || (self.mr_eq.val()

@@ -113,7 +113,7 @@ impl Numbers {
             (
                 "hit_latency_clocks",
                 self.hit_latency_clocks.to_string(),
-                "<= 4",
+                "<= 6",
             ),
             (
                 "hit_under_miss_requests_per_clock",

@@ -75,7 +75,16 @@ pub struct PnrReport {
     /// flip-flops after the core port or net they drive
     /// (`core.<port>_TRELLIS_FF...`) and its output captures `out_cap...`.
     pub critical_path: String,
-    /// The ECP5 bitstream of the wrapped design (`build/pnr/<top>.bit`).
+    /// Every critical path nextpnr reports (one per clock pair: register to
+    /// register, input to register, register to output), worst first, each
+    /// as `start -> end [start block -> end block]: delay (routing), then the
+    /// delay spent in each block it crosses`. A cell's block is the core's
+    /// submodule instance its name lies in (`tlb`, `mr`, `walker`, ...), the
+    /// core's own logic (its module name), or `wrapper`; LUTs that Yosys's
+    /// ABC renamed are placed by the net they drive.
+    pub paths_by_block: Vec<String>,
+    /// The ECP5 bitstream of the wrapped design (`build/pnr/<top>/<top>.bit`);
+    /// empty after [`pnr_placed`], which does not route.
     pub bitstream: PathBuf,
 }
 
@@ -90,14 +99,39 @@ pub fn synth(verilog: &Path, top: &str) -> Result<Vec<Utilisation>, String> {
 /// 8, package CABGA381, with nextpnr-ecp5 `--seed seed`, through the wrapper
 /// of [`pnr_wrapper`] pinned by `constraints/ulx3s_85f.lpf`, and reports the
 /// Fmax of the core clock `clock_port`. Also writes a bitstream with
-/// ecppack. Every file goes to `build/pnr/`.
+/// ecppack. Every file goes to `build/pnr/<top>/`, so the runs of
+/// different blocks keep their reports side by side. Progress (nextpnr's
+/// phases, and a line a minute while it works) goes to standard error.
 pub fn pnr(verilog: &Path, top: &str, clock_port: &str, seed: u64) -> Result<PnrReport, String> {
     pnr_in(
         verilog,
         top,
         clock_port,
         seed,
-        &tools::build_dir().join("pnr"),
+        true,
+        &tools::build_dir().join("pnr").join(top),
+    )
+}
+
+/// [`pnr`] without routing (`nextpnr --no-route`): the Fmax and critical
+/// paths are nextpnr's estimate after placement, which takes a fraction of
+/// the time and is pessimistic (routed results have come out 25 to 35 %
+/// higher on this project's blocks). For finding the long paths of a
+/// block quickly; the routed [`pnr`] is the measurement. Writes no
+/// bitstream.
+pub fn pnr_placed(
+    verilog: &Path,
+    top: &str,
+    clock_port: &str,
+    seed: u64,
+) -> Result<PnrReport, String> {
+    pnr_in(
+        verilog,
+        top,
+        clock_port,
+        seed,
+        false,
+        &tools::build_dir().join("pnr").join(top),
     )
 }
 
@@ -750,6 +784,7 @@ fn pnr_in(
     top: &str,
     clock_port: &str,
     seed: u64,
+    route: bool,
     dir: &Path,
 ) -> Result<PnrReport, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
@@ -794,6 +829,12 @@ fn pnr_in(
             ("STAT", "synth.stat"),
         ],
     );
+    let started = std::time::Instant::now();
+    eprintln!(
+        "[{}] yosys synth_ecp5 of {wrapper_top} (log: {})",
+        elapsed(started),
+        dir.join("synth.log").display()
+    );
     let child = spawn_yosys(dir, "synth", &script)?;
     finish(
         child,
@@ -810,7 +851,15 @@ fn pnr_in(
     // --timing-allow-fail nextpnr exits with an error and the report is lost.
     nextpnr.args(["--report", "report.json", "--textcfg", "out.config"]);
     nextpnr.arg("--timing-allow-fail");
-    run(nextpnr, "nextpnr-ecp5", &dir.join("nextpnr.log"))?;
+    if !route {
+        nextpnr.arg("--no-route");
+    }
+    eprintln!(
+        "[{}] nextpnr-ecp5 --seed {seed} on {wrapper_top} (log: {})",
+        elapsed(started),
+        dir.join("nextpnr.log").display()
+    );
+    run_with_progress(nextpnr, "nextpnr-ecp5", &dir.join("nextpnr.log"), started)?;
 
     let report_path = dir.join("report.json");
     let report_text = std::fs::read_to_string(&report_path)
@@ -820,11 +869,35 @@ fn pnr_in(
         target_mhz,
         utilisation,
         critical_path,
-    } = parse_pnr_report(&report_text)?;
+        paths_by_block,
+    } = if route {
+        parse_pnr_report(&report_text, top)?
+    } else {
+        // Without routing the report has no timing: the estimate is the
+        // last "Max frequency" line of the log (after placement).
+        let log = std::fs::read_to_string(dir.join("nextpnr.log")).unwrap_or_default();
+        let (fmax_mhz, target_mhz) = log
+            .lines()
+            .rev()
+            .find_map(placement_estimate)
+            .ok_or("nextpnr.log has no Max frequency line after placement")?;
+        PnrNumbers {
+            fmax_mhz,
+            target_mhz,
+            utilisation: String::new(),
+            critical_path: "(not routed: no path report)".into(),
+            paths_by_block: Vec::new(),
+        }
+    };
 
-    let mut ecppack = tools::command("yowasp-ecppack")?;
-    ecppack.current_dir(dir).args(["out.config", &bit]);
-    run(ecppack, "ecppack", &dir.join("ecppack.log"))?;
+    let bitstream = if route {
+        let mut ecppack = tools::command("yowasp-ecppack")?;
+        ecppack.current_dir(dir).args(["out.config", &bit]);
+        run(ecppack, "ecppack", &dir.join("ecppack.log"))?;
+        dir.join(bit)
+    } else {
+        PathBuf::new()
+    };
 
     Ok(PnrReport {
         fmax_mhz,
@@ -832,8 +905,141 @@ fn pnr_in(
         seed,
         utilisation,
         critical_path,
-        bitstream: dir.join(bit),
+        paths_by_block,
+        bitstream,
     })
+}
+
+/// (estimate, target) in MHz from a nextpnr line `Info: Max frequency for
+/// clock '...': 70.52 MHz (FAIL at 125.00 MHz)`.
+fn placement_estimate(line: &str) -> Option<(f64, f64)> {
+    let rest = line.split_once("Max frequency for clock")?.1;
+    let (_, rest) = rest.split_once("': ")?;
+    let (mhz, rest) = rest.split_once(" MHz")?;
+    let target = rest.split_once(" at ")?.1.split_once(" MHz")?.0;
+    Some((mhz.trim().parse().ok()?, target.trim().parse().ok()?))
+}
+
+/// `mm:ss` since `start`.
+fn elapsed(start: std::time::Instant) -> String {
+    let s = start.elapsed().as_secs();
+    format!("{:3}:{:02}", s / 60, s % 60)
+}
+
+/// Seconds between two "still running" lines of [`run_with_progress`].
+const HEARTBEAT_SECS: u64 = 60;
+
+/// Does a nextpnr log line mark a phase worth showing on the console?
+/// (Top-level `Info:` lines of the packer, placer, router and timing
+/// report; the per-iteration and per-net lines stay in the log.)
+fn is_phase_line(line: &str) -> bool {
+    const PHASES: [&str; 14] = [
+        "Packing",
+        "Logic utilisation",
+        "Device utilisation",
+        "Running",
+        "Placed",
+        "HeAP Placer Time",
+        "Legalising",
+        "Final placement",
+        "Routing",
+        "Router2 time",
+        "Max frequency",
+        "Critical path report",
+        "Program finished",
+        "Checksum",
+    ];
+    let Some(text) = line.strip_prefix("Info: ") else {
+        return line.starts_with("ERROR") || line.starts_with("Warning: Max frequency");
+    };
+    PHASES.iter().any(|p| text.starts_with(p))
+}
+
+/// Runs a long tool (nextpnr), keeps everything it prints in `log` as it
+/// comes, and shows its phase lines ([`is_phase_line`]) on standard error
+/// with the time since `start`, plus a "still running" line every
+/// [`HEARTBEAT_SECS`] so a 20-minute run is never silent.
+fn run_with_progress(
+    mut cmd: Command,
+    what: &str,
+    log: &Path,
+    start: std::time::Instant,
+) -> Result<(), String> {
+    use std::io::{BufRead, BufReader, Write};
+    use std::sync::mpsc;
+
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd
+        .spawn()
+        .map_err(|e| format!("{what}: cannot start: {e}"))?;
+    let (tx, rx) = mpsc::channel::<String>();
+    let mut readers = Vec::new();
+    let stdout = child
+        .stdout
+        .take()
+        .map(|s| Box::new(s) as Box<dyn std::io::Read + Send>);
+    let stderr = child
+        .stderr
+        .take()
+        .map(|s| Box::new(s) as Box<dyn std::io::Read + Send>);
+    for stream in [stdout, stderr].into_iter().flatten() {
+        let tx = tx.clone();
+        readers.push(std::thread::spawn(move || {
+            for line in BufReader::new(stream).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        }));
+    }
+    drop(tx);
+    if let Some(parent) = log.parent() {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+    }
+    let mut file =
+        std::fs::File::create(log).map_err(|e| format!("cannot write {}: {e}", log.display()))?;
+    let mut last_beat = std::time::Instant::now();
+    let mut last_line = String::new();
+    loop {
+        match rx.recv_timeout(std::time::Duration::from_secs(1)) {
+            Ok(line) => {
+                writeln!(file, "{line}")
+                    .map_err(|e| format!("cannot write {}: {e}", log.display()))?;
+                if is_phase_line(&line) {
+                    eprintln!("[{}] {line}", elapsed(start));
+                    last_beat = std::time::Instant::now();
+                }
+                if !line.trim().is_empty() {
+                    last_line = line;
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+        if last_beat.elapsed().as_secs() >= HEARTBEAT_SECS {
+            let mut shown: String = last_line.chars().take(100).collect();
+            if shown.is_empty() {
+                shown = "no output yet".into();
+            }
+            eprintln!("[{}] {what} still running; last: {shown}", elapsed(start));
+            last_beat = std::time::Instant::now();
+        }
+    }
+    for reader in readers {
+        let _ = reader.join();
+    }
+    drop(file);
+    let status = child
+        .wait()
+        .map_err(|e| format!("{what}: cannot wait for the tool: {e}"))?;
+    eprintln!("[{}] {what} finished ({status})", elapsed(start));
+    if status.success() {
+        return Ok(());
+    }
+    Err(tool_failure(what, &status, &[], log))
 }
 
 /// What [`pnr`] reads from nextpnr's `--report` JSON.
@@ -843,13 +1049,107 @@ struct PnrNumbers {
     target_mhz: f64,
     utilisation: String,
     critical_path: String,
+    paths_by_block: Vec<String>,
+}
+
+/// Block of a netlist name of the wrapped design whose core is `top`:
+/// the core's submodule instance (`core.tlb.x` -> `tlb`), the core itself
+/// (`core.x` -> `top`), the wrapper (`in_sr`, `out_cap`, ...), or `None`
+/// for a name Yosys generated (`$abc$...`), which tells nothing.
+fn block_of(name: &str, top: &str) -> Option<String> {
+    let name = name.trim_start_matches('\\');
+    if name.starts_with('$') || name.is_empty() {
+        return None;
+    }
+    let Some(rest) = name.strip_prefix("core.") else {
+        return Some("wrapper".to_string());
+    };
+    // `a.b.cell`: instances a, b. rust-hdl makes every DFF an instance
+    // whose cells are named after its `q` / `d`: a DFF belongs to the block
+    // that holds it. Array elements (`ways$0`) are grouped (`ways`).
+    let mut path: Vec<&str> = rest.split('.').collect();
+    let leaf = path.pop().unwrap_or("");
+    if !path.is_empty()
+        && (leaf == "q" || leaf == "d" || leaf.starts_with("q_") || leaf.starts_with("d_"))
+    {
+        path.pop();
+    }
+    match path.first() {
+        Some(inst) => Some(inst.split('$').next().unwrap_or(inst).to_string()),
+        None => Some(top.to_string()),
+    }
+}
+
+/// One critical path of nextpnr's report, grouped by block (see
+/// [`PnrReport::paths_by_block`]); `None` without steps.
+fn path_by_block(path: &Json, top: &str) -> Option<(f64, String)> {
+    let steps = path.get("path").and_then(Json::as_array)?;
+    if steps.is_empty() {
+        return None;
+    }
+    let cell = |step: &Json, end: &str| {
+        step.get(end)
+            .and_then(|e| e.get("cell"))
+            .and_then(Json::as_str)
+            .unwrap_or("")
+            .to_string()
+    };
+    let first = steps.first().map(|s| cell(s, "from")).unwrap_or_default();
+    let last = steps.last().map(|s| cell(s, "to")).unwrap_or_default();
+    // Delay per block, in path order; a step belongs to the block of the
+    // net it drives (routing) or of its cell, else to the previous step's.
+    let mut through: Vec<(String, f64)> = Vec::new();
+    let mut current = block_of(&first, top).unwrap_or_else(|| "?".into());
+    let mut total = 0.0;
+    let mut routing = 0.0;
+    for step in steps {
+        let delay = step.get("delay").and_then(Json::as_f64).unwrap_or(0.0);
+        let kind = step.get("type").and_then(Json::as_str).unwrap_or("");
+        total += delay;
+        if kind == "routing" {
+            routing += delay;
+        }
+        let net = step.get("net").and_then(Json::as_str).unwrap_or("");
+        // A net of a core port is named after the wrapper's wire: place it
+        // by the cell it reaches instead.
+        let owner = if kind == "routing" && net.starts_with("core.") {
+            block_of(net, top)
+        } else {
+            block_of(&cell(step, "to"), top)
+        };
+        if let Some(b) = owner {
+            current = b;
+        }
+        match through.last_mut() {
+            Some((b, d)) if *b == current => *d += delay,
+            _ => through.push((current.clone(), delay)),
+        }
+    }
+    let from_block = block_of(&first, top).unwrap_or_else(|| "?".into());
+    let to_block = block_of(&last, top).unwrap_or_else(|| "?".into());
+    let edge = |key: &str| {
+        path.get(key)
+            .and_then(Json::as_str)
+            .unwrap_or("?")
+            .to_string()
+    };
+    let crossed: Vec<String> = through.iter().map(|(b, d)| format!("{b} {d:.2}")).collect();
+    Some((
+        total,
+        format!(
+            "{from_block} -> {to_block}: {total:.2} ns ({routing:.2} ns routing), {first} -> {last} [{} -> {}]; ns per block along the path: {}",
+            edge("from"),
+            edge("to"),
+            crossed.join(", ")
+        ),
+    ))
 }
 
 /// Reads nextpnr's `--report` JSON.
 ///
 /// `fmax` is keyed by clock net; the wrapper has a single clock, whose net
 /// nextpnr names after the `clk` pin (nextpnr 0.11: `$glbnet$clk$TRELLIS_IO_IN`).
-fn parse_pnr_report(text: &str) -> Result<PnrNumbers, String> {
+fn parse_pnr_report(text: &str, top: &str) -> Result<PnrNumbers, String> {
     let report = Json::parse(text).map_err(|e| format!("report.json: {e}"))?;
     let fmax = report
         .get("fmax")
@@ -911,11 +1211,18 @@ fn parse_pnr_report(text: &str) -> Result<PnrNumbers, String> {
         .and_then(Json::as_array)
         .map(|steps| summarise_path(steps))
         .unwrap_or_default();
+    let mut paths: Vec<(f64, String)> = report
+        .get("critical_paths")
+        .and_then(Json::as_array)
+        .map(|paths| paths.iter().filter_map(|p| path_by_block(p, top)).collect())
+        .unwrap_or_default();
+    paths.sort_by(|a, b| b.0.total_cmp(&a.0));
     Ok(PnrNumbers {
         fmax_mhz: achieved,
         target_mhz: constraint,
         utilisation: summary.join(", "),
         critical_path,
+        paths_by_block: paths.into_iter().map(|(_, line)| line).collect(),
     })
 }
 
@@ -1434,7 +1741,7 @@ endmodule // top$acc
     ] }
  ]
 }"#;
-        let numbers = parse_pnr_report(report).unwrap();
+        let numbers = parse_pnr_report(report, "m").unwrap();
         assert_eq!(
             numbers,
             PnrNumbers {
@@ -1443,10 +1750,54 @@ endmodule // top$acc
                 utilisation:
                     "LUT4 1234/83640, TRELLIS_FF 567/83640, DP16KD 2/208, MULT18X18D 0/156".into(),
                 critical_path: "core.va_FF -> core.x_FF: 2.00 ns (1.25 ns routing)".into(),
+                paths_by_block: vec![
+                    "m -> m: 2.00 ns (1.25 ns routing), core.va_FF -> core.x_FF \
+                     [posedge $glbnet$clk$TRELLIS_IO_IN -> posedge $glbnet$clk$TRELLIS_IO_IN]; \
+                     ns per block along the path: m 2.00"
+                        .into()
+                ],
             }
         );
-        assert!(parse_pnr_report("{\"fmax\": {}}").is_err());
-        assert!(parse_pnr_report("{\"fmax\": ").is_err());
+        assert!(parse_pnr_report("{\"fmax\": {}}", "m").is_err());
+        assert!(parse_pnr_report("{\"fmax\": ", "m").is_err());
+    }
+
+    #[test]
+    fn netlist_names_are_placed_in_their_block() {
+        assert_eq!(
+            block_of("core.tlb.r_ppn$q_TRELLIS_FF_Q", "translator").as_deref(),
+            Some("tlb")
+        );
+        assert_eq!(
+            block_of("core.s3_valid$q", "translator").as_deref(),
+            Some("translator")
+        );
+        assert_eq!(
+            block_of("out_cap_TRELLIS_FF_Q_7", "tlb").as_deref(),
+            Some("wrapper")
+        );
+        assert_eq!(block_of("$abc$123$lut$x", "tlb"), None);
+    }
+
+    #[test]
+    fn placement_estimate_is_read_from_the_log_line() {
+        assert_eq!(
+            placement_estimate(
+                "Info: Max frequency for clock '$glbnet$clk$TRELLIS_IO_IN': 70.52 MHz (FAIL at 125.00 MHz)"
+            ),
+            Some((70.52, 125.0))
+        );
+        assert_eq!(placement_estimate("Info: Routing.."), None);
+    }
+
+    #[test]
+    fn phase_lines_are_told_from_detail() {
+        assert!(is_phase_line("Info: Running router2..."));
+        assert!(is_phase_line(
+            "Info: Max frequency for clock '$glbnet$clk': 70.1 MHz (FAIL at 125.00 MHz)"
+        ));
+        assert!(!is_phase_line("Info:     iter #1: 123 unrouted"));
+        assert!(!is_phase_line("Info:       TRELLIS_FF:  5231/83640     6%"));
     }
 
     #[test]
@@ -1522,7 +1873,7 @@ endmodule // top$acc
     #[test]
     fn pnr_of_a_tiny_core_reports_fmax_and_a_bitstream() {
         let (dir, verilog) = tiny_core("test-flow-pnr");
-        let report = pnr_in(&verilog, "tiny", "clk", 1, &dir.join("out")).unwrap();
+        let report = pnr_in(&verilog, "tiny", "clk", 1, true, &dir.join("out")).unwrap();
         assert!(report.fmax_mhz > 10.0, "{report:?}");
         assert_eq!(report.target_mhz, 125.0);
         assert_eq!(report.seed, 1);
@@ -1547,7 +1898,7 @@ endmodule // top$acc
     #[test]
     fn missing_clock_port_is_an_error() {
         let (dir, verilog) = tiny_core("test-flow-noclock");
-        let err = pnr_in(&verilog, "tiny", "clock", 1, &dir.join("out")).unwrap_err();
+        let err = pnr_in(&verilog, "tiny", "clock", 1, true, &dir.join("out")).unwrap_err();
         assert_eq!(err, "tiny has no port clock");
     }
 }

@@ -76,6 +76,13 @@ enum Design {
     /// The translation path alone (`translator`, SPEC section 6 sizes; only
     /// `--qps` applies)
     Translator,
+    /// The MR table alone (`mr_table`, 256 entries; no parameter applies)
+    MrTable,
+    /// The TLB alone (`tlb`, 256 sets x 4 ways + 32 huge entries; no
+    /// parameter applies)
+    Tlb,
+    /// The page-table walker alone (`walker`, 8 walks; no parameter applies)
+    Walker,
 }
 
 impl Design {
@@ -83,6 +90,17 @@ impl Design {
         match self {
             Design::OdpMmu => "odp_mmu",
             Design::Translator => "translator",
+            Design::MrTable => "mr_table",
+            Design::Tlb => "tlb",
+            Design::Walker => "walker",
+        }
+    }
+
+    /// The design's clock port (rust-hdl blocks call it `clock`).
+    fn clock(self) -> &'static str {
+        match self {
+            Design::OdpMmu => "clk",
+            _ => "clock",
         }
     }
 }
@@ -118,6 +136,10 @@ enum Command {
         /// nextpnr placement seed (Fmax varies by about 10% between seeds)
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Place only (nextpnr --no-route): a quick, pessimistic Fmax
+        /// estimate and its critical paths, no bitstream
+        #[arg(long)]
+        no_route: bool,
     },
     /// Measure the translation path in simulation clocks; writes build/bench.json
     Bench {
@@ -132,6 +154,9 @@ fn write_verilog(params: &ParamArgs, design: Design, out: &PathBuf) -> Result<Pa
     let verilog = match design {
         Design::OdpMmu => odp_mmu::top::generate_verilog(&params).map_err(|e| e.to_string())?,
         Design::Translator => odp_mmu::translate::generate_verilog(params.qps),
+        Design::MrTable => odp_mmu::mr_table::generate_verilog(),
+        Design::Tlb => odp_mmu::tlb::generate_verilog(),
+        Design::Walker => odp_mmu::walker::generate_verilog(),
     };
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -170,22 +195,37 @@ fn run(cli: Cli) -> Result<(), String> {
             params,
             design,
             seed,
+            no_route,
         } => {
             let out = PathBuf::from(format!("build/{}.v", design.top()));
             let path = write_verilog(&params, design, &out)?;
-            let clock = if design == Design::OdpMmu {
-                "clk"
+            let r = if no_route {
+                odp_mmu::flow::pnr_placed(&path, design.top(), design.clock(), seed)?
             } else {
-                "clock"
+                odp_mmu::flow::pnr(&path, design.top(), design.clock(), seed)?
             };
-            let r = odp_mmu::flow::pnr(&path, design.top(), clock, seed)?;
             println!(
-                "Fmax {:.1} MHz (target {:.1} MHz, seed {}) on LFE5U-85F-8 CABGA381",
-                r.fmax_mhz, r.target_mhz, r.seed
+                "Fmax {:.1} MHz{} (target {:.1} MHz, seed {}) on LFE5U-85F-8 CABGA381",
+                r.fmax_mhz,
+                if no_route {
+                    ", placement estimate, not routed"
+                } else {
+                    ""
+                },
+                r.target_mhz,
+                r.seed
             );
             println!("utilisation: {}", r.utilisation);
             println!("critical path: {}", r.critical_path);
-            println!("bitstream: {}", r.bitstream.display());
+            if !r.paths_by_block.is_empty() {
+                println!("critical paths by block (start block -> end block):");
+                for line in &r.paths_by_block {
+                    println!("  {line}");
+                }
+            }
+            if !no_route {
+                println!("bitstream: {}", r.bitstream.display());
+            }
         }
         Command::Bench { out } => {
             let start = std::time::Instant::now();

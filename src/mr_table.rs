@@ -711,3 +711,12 @@ end
         ))
     }
 }
+
+/// Generates the Verilog of [`DefaultMrTable`] alone, top module
+/// `mr_table`, for measuring the block by itself
+/// (`odp-mmu pnr --design mr-table`).
+pub fn generate_verilog() -> String {
+    let mut uut = DefaultMrTable::new();
+    uut.connect_all();
+    crate::verilog::generate(&uut, "mr_table")
+}

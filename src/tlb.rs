@@ -81,7 +81,7 @@ pub enum TlbState {
 ///
 /// Lookup (no backpressure; issue only while `ready` is high): clock c0
 /// `lk_valid`, `lk_mr`, `lk_va`; clock c0+1 `lk_off` of the same lookup.
-/// Result registered, valid in clock c0+2: `res_valid`, `res_hit`, `res_ppn`,
+/// Result registered, valid in clock c0+4: `res_valid`, `res_hit`, `res_ppn`,
 /// `res_size`, `res_writable`, `res_multi_hit`. All `res_*` are zero in
 /// clocks without a result.
 ///
@@ -98,10 +98,17 @@ pub enum TlbState {
 ///
 /// # Latency and throughput
 ///
-/// - Lookup: result in clock c0+2 (registered), one lookup per clock.
+/// - Lookup: result in clock c0+4 (registered), one lookup per clock. The
+///   four clocks: c0 reads the block RAMs, c0+1 registers their words
+///   (stage R) and compares the huge keys with `lk_off`, c0+2 compares the
+///   4 KiB ways (stage 1), c0+3 selects the frame (select stage).
+///   Operations take effect in issue order, as if at c0+1 (the reference
+///   model's view); the extra stages only delay the result.
 /// - Fill accepted in clock a: it is issued in the first clock i > a in
-///   which no lookup is issued and takes effect in clock i+1 (stage 1; the
-///   RAM write is at the end of i+2 and forwarded until then); lookups
+///   which no lookup is issued and takes effect as of clock i+1 (its
+///   holding register is freed then; stage 1 writes the huge entries at
+///   the end of i+2, stage 2 the RAMs at the end of i+3, forwarded until
+///   then); lookups
 ///   issued after clock i see it (from a+2 when the TLB is idle). When a
 ///   lookup takes the clock a pending fill wanted, `ready` is low in the next
 ///   clock, so a fill costs at most one refused lookup clock. `fill_ready`
@@ -154,7 +161,7 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     /// `va - (base_va & !0xFFF)` of the lookup issued in the previous clock.
     pub lk_off: Signal<In, Bits<64>>,
 
-    /// A lookup result is presented (clock c0+2).
+    /// A lookup result is presented (clock c0+4).
     pub res_valid: Signal<Out, Bit>,
     /// The lookup hit.
     pub res_hit: Signal<Out, Bit>,
@@ -247,7 +254,58 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     sweep_set: DFF<Bits<SET_BITS>>,
     sweep_left: DFF<Bits<16>>,
 
-    // Stage 1: the operation whose RAM read was issued in the previous clock.
+    // Stage R: the operation whose RAM read was issued in the previous
+    // clock. The RAM words are only registered here: the block RAM's
+    // clock-to-output takes half of a 125 MHz clock, so no logic follows
+    // it in the same clock.
+    sr_lk: DFF<Bit>,
+    sr_fill: DFF<Bit>,
+    sr_sweep: DFF<Bit>,
+    sr_clear: DFF<Bit>,
+    sr_last: DFF<Bit>,
+    sr_set: DFF<Bits<SET_BITS>>,
+    sr_mr: DFF<Bits<MR_BITS>>,
+    sr_vpn: DFF<Bits<52>>,
+    sr_hdup: DFF<Bits<HUGE>>,
+    rr_way: [DFF<Bits<128>>; WAYS],
+    rr_meta: DFF<Bits<8>>,
+    // The fill of stage R for stage 1: its word, its kind and whether the
+    // invalidation current in stage R covers it (the holding register is
+    // freed in stage R).
+    f1_entry: DFF<Bits<128>>,
+    f1_4k: DFF<Bit>,
+    f1_huge: DFF<Bit>,
+    f1_cov: DFF<Bit>,
+    // The invalidation as stage 1 sees it: one clock behind the
+    // registers above, so that the last sweep step, in stage 1 two clocks
+    // after its issue, still sees its own invalidation when the next one
+    // is accepted in the `inv_done` clock.
+    s1i_inv_kind: DFF<Bits<2>>,
+    s1i_inv_lo: DFF<Bits<52>>,
+    s1i_inv_hi: DFF<Bits<52>>,
+    s1i_inv_empty: DFF<Bit>,
+    s1i_inv_olo2: DFF<Bits<43>>,
+    s1i_inv_ohi2: DFF<Bits<43>>,
+    s1i_inv_olo1: DFF<Bits<43>>,
+    s1i_inv_ohi1: DFF<Bits<43>>,
+    s1i_inv_oempty: DFF<Bit>,
+    // The huge keys are compared with lk_off in stage R, a clock before
+    // stage 1: s1_hkey are the entries whose key matched then, s1_wr_oh
+    // the entry the fill of stage 1 wrote at the end of that clock, and
+    // s1_nm whether that new entry matches. Stage 1 only merges them and
+    // applies the valid bits.
+    s1_hkey: DFF<Bits<HUGE>>,
+    s1_wr_oh: DFF<Bits<HUGE>>,
+    s1_nm: DFF<Bit>,
+    // The huge entry the fill of stage R will write in stage 1 (index and
+    // one-hot), chosen in stage R: the entries and their valid bits cannot
+    // change at the end of a fill's stage R (no fill and no last sweep step
+    // is in stage 1 then), and the PLRU victim is taken as it will be after
+    // the touch of the lookup in stage 1 at that clock, if any.
+    f1_tidx: DFF<Bits<8>>,
+    f1_toh: DFF<Bits<HUGE>>,
+
+    // Stage 1: the operation of stage R in the previous clock.
     s1_lk: DFF<Bit>,
     s1_fill: DFF<Bit>,
     s1_sweep: DFF<Bit>,
@@ -259,7 +317,6 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     // Huge entries holding the pending fill's key (valid or not), compared
     // in stage 0 from registers so that stage 1 of a fill only ANDs with
     // the valid bits.
-    s1_hdup: DFF<Bits<HUGE>>,
 
     // Stage 2: the 4 KiB metadata and way writes of the operation that was
     // in stage 1 in the previous clock, computed from these registers only
@@ -288,6 +345,26 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     fwd_meta: DFF<Bits<8>>,
     fwd_way: DFF<Bits<4>>,
     fwd_entry: DFF<Bits<128>>,
+    // fwd_* one clock later, when its read reaches stage 1 (fwd2), and the
+    // write committed at the edge that ended stage R (fwdb), both for the
+    // operation entering stage 1.
+    fwd2_meta_en: DFF<Bit>,
+    fwd2_meta: DFF<Bits<8>>,
+    fwd2_way: DFF<Bits<4>>,
+    fwd2_entry: DFF<Bits<128>>,
+    fwdb_meta_en: DFF<Bit>,
+    fwdb_meta: DFF<Bits<8>>,
+    fwdb_way: DFF<Bits<4>>,
+    fwdb_entry: DFF<Bits<128>>,
+
+    // Select stage: what stage 1 matched, for the result registers. The
+    // huge frames are read from h_entry, which cannot change between the
+    // compare and the select (only a fill's stage 1 writes it, and stage 1
+    // held the lookup).
+    x_lk: DFF<Bit>,
+    x_m4: DFF<Bits<4>>,
+    x_mh: DFF<Bits<HUGE>>,
+    x_way: [DFF<Bits<53>>; WAYS],
 
     r_valid: DFF<Bit>,
     r_hit: DFF<Bit>,
@@ -301,6 +378,13 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     // Page-number masks that align an off page to 2 MiB / 1 GiB.
     key_mask_2m: Constant<Bits<52>>,
     key_mask_1g: Constant<Bits<52>>,
+    // Huge PLRU victim as a one-hot AND per leaf: leaf e is the victim of
+    // its half when the tree nodes below the root on its path
+    // (hv_mask[e]) hold hv_dir[e]; upper_half marks the leaves of the
+    // upper half.
+    hv_mask: [Constant<Bits<HUGE>>; HUGE],
+    hv_dir: [Constant<Bits<HUGE>>; HUGE],
+    upper_half: Constant<Bits<HUGE>>,
 
     // Stage 0.
     fq_pending: Signal<Local, Bit>,
@@ -320,6 +404,15 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     ohi_m1: Signal<Local, Bits<64>>,
     // Stage 1.
     fwd_same_next: Signal<Local, Bit>,
+    fwdb_same: Signal<Local, Bit>,
+    fm_fwd2: Signal<Local, Bit>,
+    fm_fwdb: Signal<Local, Bit>,
+    mq_fwd2: Signal<Local, Bit>,
+    mq_fwdb: Signal<Local, Bit>,
+    mq_s2: Signal<Local, Bit>,
+    rg_fwd2: Signal<Local, Bit>,
+    rg_fwdb: Signal<Local, Bit>,
+    rg_s2: Signal<Local, Bit>,
     meta_eff: Signal<Local, Bits<8>>,
     valid4: Signal<Local, Bits<4>>,
     idx: Signal<Local, Bits<8>>,
@@ -337,12 +430,25 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     hit4_idx: Signal<Local, Bits<8>>,
     inv4_found: Signal<Local, Bit>,
     inv4_idx: Signal<Local, Bits<8>>,
-    cmp_pn: Signal<Local, Bits<52>>,
     hent0: Signal<Local, Bits<128>>,
     hdup0: Signal<Local, Bits<HUGE>>,
     hneg: Signal<Local, Bits<HUGE>>,
     hvec: Signal<Local, Bits<HUGE>>,
-    hit_oh: Signal<Local, Bits<HUGE>>,
+    hkey0: Signal<Local, Bits<HUGE>>,
+    rng1: Signal<Local, Bit>,
+    kmask: Signal<Local, Bits<52>>,
+    rng2: Signal<Local, Bit>,
+    rng4: Signal<Local, Bit>,
+    eff_root: Signal<Local, Bit>,
+    hv_oh: Signal<Local, Bits<HUGE>>,
+    hv_sub: Signal<Local, Bits<HUGE>>,
+    hv_up: Signal<Local, Bits<HUGE>>,
+    hv_lo: Signal<Local, Bits<HUGE>>,
+    hv_up_idx: Signal<Local, Bits<8>>,
+    hv_lo_idx: Signal<Local, Bits<8>>,
+    hv_idx: Signal<Local, Bits<8>>,
+    hkey1: Signal<Local, Bits<HUGE>>,
+    sr_opn: Signal<Local, Bits<52>>,
     dup_oh: Signal<Local, Bits<HUGE>>,
     inv_oh: Signal<Local, Bits<HUGE>>,
     targeth_oh: Signal<Local, Bits<HUGE>>,
@@ -355,7 +461,6 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     invh_found: Signal<Local, Bit>,
     invh_idx: Signal<Local, Bits<8>>,
     m4m1: Signal<Local, Bits<4>>,
-    fm_fwd: Signal<Local, Bit>,
     fm_s2: Signal<Local, Bit>,
     key_eq: Signal<Local, Bit>,
     mhm1: Signal<Local, Bits<HUGE>>,
@@ -381,6 +486,21 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
 impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BITS, MR_BITS, HUGE> {
     /// Number of 4 KiB sets.
     pub const SETS: usize = 1 << SET_BITS;
+
+    /// (mask, values) of the PLRU tree nodes below the root on the path of
+    /// huge leaf `e`: the bits that make `e` the victim of its half.
+    fn victim_path(e: usize) -> (u64, u64) {
+        let levels = HUGE.trailing_zeros() as usize;
+        let (mut mask, mut dir) = (0u64, 0u64);
+        for depth in 1..levels {
+            let node = (HUGE + e) >> (levels - depth);
+            mask |= 1 << node;
+            if (e >> (levels - 1 - depth)) & 1 == 1 {
+                dir |= 1 << node;
+            }
+        }
+        (mask, dir)
+    }
 
     /// A TLB with every entry invalid once `rst` has been applied.
     ///
@@ -461,6 +581,35 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             inv_oempty: Default::default(),
             sweep_set: Default::default(),
             sweep_left: Default::default(),
+            sr_lk: Default::default(),
+            sr_fill: Default::default(),
+            sr_sweep: Default::default(),
+            sr_clear: Default::default(),
+            sr_last: Default::default(),
+            sr_set: Default::default(),
+            sr_mr: Default::default(),
+            sr_vpn: Default::default(),
+            sr_hdup: Default::default(),
+            rr_way: std::array::from_fn(|_| Default::default()),
+            rr_meta: Default::default(),
+            f1_entry: Default::default(),
+            f1_4k: Default::default(),
+            f1_huge: Default::default(),
+            f1_cov: Default::default(),
+            s1i_inv_kind: Default::default(),
+            s1i_inv_lo: Default::default(),
+            s1i_inv_hi: Default::default(),
+            s1i_inv_empty: Default::default(),
+            s1i_inv_olo2: Default::default(),
+            s1i_inv_ohi2: Default::default(),
+            s1i_inv_olo1: Default::default(),
+            s1i_inv_ohi1: Default::default(),
+            s1i_inv_oempty: Default::default(),
+            s1_hkey: Default::default(),
+            s1_wr_oh: Default::default(),
+            s1_nm: Default::default(),
+            f1_tidx: Default::default(),
+            f1_toh: Default::default(),
             s1_lk: Default::default(),
             s1_fill: Default::default(),
             s1_sweep: Default::default(),
@@ -469,7 +618,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             s1_set: Default::default(),
             s1_mr: Default::default(),
             s1_vpn: Default::default(),
-            s1_hdup: Default::default(),
             s2_lk: Default::default(),
             s2_hit: Default::default(),
             s2_hit_idx: Default::default(),
@@ -487,6 +635,18 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             fwd_meta: Default::default(),
             fwd_way: Default::default(),
             fwd_entry: Default::default(),
+            fwd2_meta_en: Default::default(),
+            fwd2_meta: Default::default(),
+            fwd2_way: Default::default(),
+            fwd2_entry: Default::default(),
+            fwdb_meta_en: Default::default(),
+            fwdb_meta: Default::default(),
+            fwdb_way: Default::default(),
+            fwdb_entry: Default::default(),
+            x_lk: Default::default(),
+            x_m4: Default::default(),
+            x_mh: Default::default(),
+            x_way: std::array::from_fn(|_| Default::default()),
             r_valid: Default::default(),
             r_hit: Default::default(),
             r_ppn: Default::default(),
@@ -497,6 +657,11 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             sets_m1_52: Constant::new(sets_m1.into()),
             key_mask_2m: Constant::new(0xF_FFFF_FFFF_FE00u64.into()),
             key_mask_1g: Constant::new(0xF_FFFF_FFFC_0000u64.into()),
+            hv_mask: std::array::from_fn(|e| Constant::new(Self::victim_path(e).0.into())),
+            hv_dir: std::array::from_fn(|e| Constant::new(Self::victim_path(e).1.into())),
+            upper_half: Constant::new(
+                (((1u128 << HUGE) - 1) as u64 & !((1u64 << (HUGE / 2)) - 1)).into(),
+            ),
             fq_pending: Default::default(),
             last_step: Default::default(),
             last_now: Default::default(),
@@ -513,6 +678,15 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             span: Default::default(),
             ohi_m1: Default::default(),
             fwd_same_next: Default::default(),
+            fwdb_same: Default::default(),
+            fm_fwd2: Default::default(),
+            fm_fwdb: Default::default(),
+            mq_fwd2: Default::default(),
+            mq_fwdb: Default::default(),
+            mq_s2: Default::default(),
+            rg_fwd2: Default::default(),
+            rg_fwdb: Default::default(),
+            rg_s2: Default::default(),
             meta_eff: Default::default(),
             valid4: Default::default(),
             idx: Default::default(),
@@ -530,12 +704,25 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             hit4_idx: Default::default(),
             inv4_found: Default::default(),
             inv4_idx: Default::default(),
-            cmp_pn: Default::default(),
             hent0: Default::default(),
             hdup0: Default::default(),
             hneg: Default::default(),
             hvec: Default::default(),
-            hit_oh: Default::default(),
+            hkey0: Default::default(),
+            rng1: Default::default(),
+            kmask: Default::default(),
+            rng2: Default::default(),
+            rng4: Default::default(),
+            eff_root: Default::default(),
+            hv_oh: Default::default(),
+            hv_sub: Default::default(),
+            hv_up: Default::default(),
+            hv_lo: Default::default(),
+            hv_up_idx: Default::default(),
+            hv_lo_idx: Default::default(),
+            hv_idx: Default::default(),
+            hkey1: Default::default(),
+            sr_opn: Default::default(),
             dup_oh: Default::default(),
             inv_oh: Default::default(),
             targeth_oh: Default::default(),
@@ -548,7 +735,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             invh_found: Default::default(),
             invh_idx: Default::default(),
             m4m1: Default::default(),
-            fm_fwd: Default::default(),
             fm_s2: Default::default(),
             key_eq: Default::default(),
             mhm1: Default::default(),
@@ -615,6 +801,34 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             inv_oempty,
             sweep_set,
             sweep_left,
+            sr_lk,
+            sr_fill,
+            sr_sweep,
+            sr_clear,
+            sr_last,
+            sr_set,
+            sr_mr,
+            sr_vpn,
+            sr_hdup,
+            rr_meta,
+            f1_entry,
+            f1_4k,
+            f1_huge,
+            f1_cov,
+            s1i_inv_kind,
+            s1i_inv_lo,
+            s1i_inv_hi,
+            s1i_inv_empty,
+            s1i_inv_olo2,
+            s1i_inv_ohi2,
+            s1i_inv_olo1,
+            s1i_inv_ohi1,
+            s1i_inv_oempty,
+            s1_hkey,
+            s1_wr_oh,
+            s1_nm,
+            f1_tidx,
+            f1_toh,
             s1_lk,
             s1_fill,
             s1_sweep,
@@ -623,7 +837,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             s1_set,
             s1_mr,
             s1_vpn,
-            s1_hdup,
             s2_lk,
             s2_hit,
             s2_hit_idx,
@@ -641,6 +854,17 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             fwd_meta,
             fwd_way,
             fwd_entry,
+            fwd2_meta_en,
+            fwd2_meta,
+            fwd2_way,
+            fwd2_entry,
+            fwdb_meta_en,
+            fwdb_meta,
+            fwdb_way,
+            fwdb_entry,
+            x_lk,
+            x_m4,
+            x_mh,
             r_valid,
             r_hit,
             r_ppn,
@@ -651,6 +875,12 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         for e in 0..HUGE {
             self.h_entry[e].clock.next = self.clock.val();
             self.h_entry[e].d.next = self.h_entry[e].q.val();
+        }
+        for w in 0..WAYS {
+            self.rr_way[w].clock.next = self.clock.val();
+            self.rr_way[w].d.next = self.ways[w].read_data.val();
+            self.x_way[w].clock.next = self.clock.val();
+            self.x_way[w].d.next = self.x_way[w].q.val();
         }
 
         // Outputs are functions of registers only.
@@ -736,22 +966,65 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.sweep_left.d.next = self.sweep_left.q.val() - 1;
         }
 
-        self.s1_lk.d.next = self.issue_lk.val();
-        self.s1_fill.d.next = self.issue_fill.val();
-        self.s1_sweep.d.next = self.issue_sweep.val();
-        self.s1_clear.d.next = self.issue_sweep.val() && (self.state.q.val() == TlbState::Clear);
-        self.s1_last.d.next = self.issue_sweep.val() && self.last_step.val();
-        self.s1_set.d.next = self.rd_set.val();
-        self.s1_mr.d.next = self.inv_mr_r.q.val();
-        self.s1_vpn.d.next = self.fq_vpn.q.val();
+        self.sr_lk.d.next = self.issue_lk.val();
+        self.sr_fill.d.next = self.issue_fill.val();
+        self.sr_sweep.d.next = self.issue_sweep.val();
+        self.sr_clear.d.next = self.issue_sweep.val() && (self.state.q.val() == TlbState::Clear);
+        self.sr_last.d.next = self.issue_sweep.val() && self.last_step.val();
+        self.sr_set.d.next = self.rd_set.val();
+        self.sr_mr.d.next = self.inv_mr_r.q.val();
+        self.sr_vpn.d.next = self.fq_vpn.q.val();
         if self.issue_lk.val() {
-            self.s1_mr.d.next = self.lk_mr.val();
-            self.s1_vpn.d.next = self.lk_va.val().get_bits::<52>(12);
+            self.sr_mr.d.next = self.lk_mr.val();
+            self.sr_vpn.d.next = self.lk_va.val().get_bits::<52>(12);
         }
         if self.issue_fill.val() {
-            self.s1_mr.d.next = self.fq_mr.q.val();
+            self.sr_mr.d.next = self.fq_mr.q.val();
             self.fq_issued.d.next = true;
         }
+        // Stage R to stage 1.
+        self.s1_lk.d.next = self.sr_lk.q.val();
+        self.s1_fill.d.next = self.sr_fill.q.val();
+        self.s1_sweep.d.next = self.sr_sweep.q.val();
+        self.s1_clear.d.next = self.sr_clear.q.val();
+        self.s1_last.d.next = self.sr_last.q.val();
+        self.s1_set.d.next = self.sr_set.q.val();
+        self.s1_mr.d.next = self.sr_mr.q.val();
+        self.s1_vpn.d.next = self.sr_vpn.q.val();
+        // Stage R: the huge keys against this clock's lk_off (registers and
+        // the input only). key[51:18] at word bit 87, key[17:9] at word
+        // bit 78.
+        self.sr_opn.next = self.lk_off.val().get_bits::<52>(12);
+        self.hkey0.next = 0.into();
+        for e in 0..HUGE {
+            self.hent0.next = self.h_entry[e].q.val();
+            self.hkey0.next = self.hkey0.val().replace_bit(
+                e,
+                (self.hent0.val().get_bits::<16>(53)
+                    == bit_cast::<16, MR_BITS>(self.sr_mr.q.val()))
+                    && (self.hent0.val().get_bits::<34>(87)
+                        == self.sr_opn.val().get_bits::<34>(18))
+                    && (self.hent0.val().get_bit(121)
+                        || (self.hent0.val().get_bits::<9>(78)
+                            == self.sr_opn.val().get_bits::<9>(9))),
+            );
+        }
+        self.s1_hkey.d.next = self.hkey0.val();
+        self.s1_nm.d.next = (self.f1_entry.q.val().get_bits::<16>(53)
+            == bit_cast::<16, MR_BITS>(self.sr_mr.q.val()))
+            && (self.f1_entry.q.val().get_bits::<34>(87) == self.sr_opn.val().get_bits::<34>(18))
+            && (self.f1_entry.q.val().get_bit(121)
+                || (self.f1_entry.q.val().get_bits::<9>(78) == self.sr_opn.val().get_bits::<9>(9)));
+        self.s1i_inv_kind.d.next = self.inv_kind_r.q.val();
+        self.s1i_inv_lo.d.next = self.inv_lo.q.val();
+        self.s1i_inv_hi.d.next = self.inv_hi.q.val();
+        self.s1i_inv_empty.d.next = self.inv_empty.q.val();
+        self.s1i_inv_olo2.d.next = self.inv_olo2.q.val();
+        self.s1i_inv_ohi2.d.next = self.inv_ohi2.q.val();
+        self.s1i_inv_olo1.d.next = self.inv_olo1.q.val();
+        self.s1i_inv_ohi1.d.next = self.inv_ohi1.q.val();
+        self.s1i_inv_oempty.d.next = self.inv_oempty.q.val();
+        self.rr_meta.d.next = self.meta.read_data.val();
 
         // Fill acceptance.
         if self.fill_accept.val() {
@@ -783,7 +1056,7 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
                             == self.fq_opn.q.val().get_bits::<9>(9))),
             );
         }
-        self.s1_hdup.d.next = self.hdup0.val();
+        self.sr_hdup.d.next = self.hdup0.val();
 
         // Invalidation acceptance: precompute the bounds in page units.
         // 4 KiB pages overlapping [lo, hi) are lo_pn..=hi_pn. A huge page
@@ -876,20 +1149,25 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         }
 
         // ---------------------------------------------------------------
-        // Stage 1: RAM words of stage 0's set are here; compare and write.
-        // The RAM words are corrected by the write committed at the
-        // previous edge (fwd_*) and then by the one stage 2 commits now.
+        // Stage 1: the registered RAM words of stage 0's set; compare.
+        // They lack up to three writes: the one committed at the edge
+        // they were read at (fwd2), the one committed at the end of stage
+        // R (fwdb), and the one stage 2 commits now, applied in that order.
         // ---------------------------------------------------------------
-        self.meta_eff.next = self.meta.read_data.val();
-        if self.fwd_meta_en.q.val() {
-            self.meta_eff.next = self.fwd_meta.q.val();
+        self.meta_eff.next = self.rr_meta.q.val();
+        if self.fwd2_meta_en.q.val() {
+            self.meta_eff.next = self.fwd2_meta.q.val();
+        }
+        if self.fwdb_meta_en.q.val() {
+            self.meta_eff.next = self.fwdb_meta.q.val();
         }
         if self.s2_same.q.val() && self.meta_we.val() {
             self.meta_eff.next = self.meta_wd.val();
         }
         self.valid4.next = self.meta_eff.val().get_bits::<4>(0);
 
-        // The fill's own fields, used by the compare below and the writes.
+        // The fill's own fields (stage R: the holding register is still
+        // full), for its word and its coverage check.
         self.fill_4k.next = self.fq_size.q.val() == 0;
         self.fill_huge.next = (self.fq_size.q.val() == 1) || (self.fq_size.q.val() == 2);
         self.fill_gig.next = self.fq_size.q.val() == 2;
@@ -911,39 +1189,64 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         // The two forwarded words are compared from registers, apart from
         // the RAM words, so the forwarding muxes are not in front of the
         // block RAM's tag compare (its clock-to-output is half the clock).
-        self.fm_fwd.next = (self.fwd_entry.q.val().get_bits::<16>(53)
+        self.fm_fwd2.next = (self.fwd2_entry.q.val().get_bits::<16>(53)
             == bit_cast::<16, MR_BITS>(self.s1_mr.q.val()))
-            && (self.fwd_entry.q.val().get_bits::<52>(69) == self.s1_vpn.q.val());
+            && (self.fwd2_entry.q.val().get_bits::<52>(69) == self.s1_vpn.q.val());
+        self.fm_fwdb.next = (self.fwdb_entry.q.val().get_bits::<16>(53)
+            == bit_cast::<16, MR_BITS>(self.s1_mr.q.val()))
+            && (self.fwdb_entry.q.val().get_bits::<52>(69) == self.s1_vpn.q.val());
+        self.mq_fwd2.next = self.fwd2_entry.q.val().get_bits::<16>(53)
+            == bit_cast::<16, MR_BITS>(self.s1_mr.q.val());
+        self.mq_fwdb.next = self.fwdb_entry.q.val().get_bits::<16>(53)
+            == bit_cast::<16, MR_BITS>(self.s1_mr.q.val());
+        self.mq_s2.next =
+            self.s2_entry.q.val().get_bits::<16>(53) == bit_cast::<16, MR_BITS>(self.s1_mr.q.val());
+        self.rg_fwd2.next = (self.fwd2_entry.q.val().get_bits::<52>(69) >= self.s1i_inv_lo.q.val())
+            && (self.fwd2_entry.q.val().get_bits::<52>(69) <= self.s1i_inv_hi.q.val());
+        self.rg_fwdb.next = (self.fwdb_entry.q.val().get_bits::<52>(69) >= self.s1i_inv_lo.q.val())
+            && (self.fwdb_entry.q.val().get_bits::<52>(69) <= self.s1i_inv_hi.q.val());
+        self.rg_s2.next = (self.s2_entry.q.val().get_bits::<52>(69) >= self.s1i_inv_lo.q.val())
+            && (self.s2_entry.q.val().get_bits::<52>(69) <= self.s1i_inv_hi.q.val());
         self.fm_s2.next = (self.s2_entry.q.val().get_bits::<16>(53)
             == bit_cast::<16, MR_BITS>(self.s1_mr.q.val()))
             && (self.s2_entry.q.val().get_bits::<52>(69) == self.s1_vpn.q.val());
         self.idx.next = 0.into();
         for w in 0..WAYS {
-            self.ent.next = self.ways[w].read_data.val();
+            // Every compare (tag, MR, sweep range) is made on each
+            // candidate word, registers only, and the forwarding selects
+            // among the results.
+            self.ent.next = self.rr_way[w].q.val();
             self.key_eq.next = (self.ent.val().get_bits::<16>(53)
                 == bit_cast::<16, MR_BITS>(self.s1_mr.q.val()))
                 && (self.ent.val().get_bits::<52>(69) == self.s1_vpn.q.val());
-            if self.fwd_way.q.val().get_bit(w) {
-                self.ent.next = self.fwd_entry.q.val();
-                self.key_eq.next = self.fm_fwd.val();
+            self.mr_eq.next =
+                self.ent.val().get_bits::<16>(53) == bit_cast::<16, MR_BITS>(self.s1_mr.q.val());
+            self.in_rng.next = (self.ent.val().get_bits::<52>(69) >= self.s1i_inv_lo.q.val())
+                && (self.ent.val().get_bits::<52>(69) <= self.s1i_inv_hi.q.val());
+            if self.fwd2_way.q.val().get_bit(w) {
+                self.ent.next = self.fwd2_entry.q.val();
+                self.key_eq.next = self.fm_fwd2.val();
+                self.mr_eq.next = self.mq_fwd2.val();
+                self.in_rng.next = self.rg_fwd2.val();
+            }
+            if self.fwdb_way.q.val().get_bit(w) {
+                self.ent.next = self.fwdb_entry.q.val();
+                self.key_eq.next = self.fm_fwdb.val();
+                self.mr_eq.next = self.mq_fwdb.val();
+                self.in_rng.next = self.rg_fwdb.val();
             }
             if self.s2_same.q.val() && self.way_we.val().get_bit(w) {
                 self.ent.next = self.s2_entry.q.val();
                 self.key_eq.next = self.fm_s2.val();
+                self.mr_eq.next = self.mq_s2.val();
+                self.in_rng.next = self.rg_s2.val();
             }
-            self.mr_eq.next =
-                self.ent.val().get_bits::<16>(53) == bit_cast::<16, MR_BITS>(self.s1_mr.q.val());
             self.hit_one.next = self.valid4.val().get_bit(w) && self.key_eq.val();
             self.m4.next = self.m4.val().replace_bit(w, self.hit_one.val());
-            if self.hit_one.val() {
-                self.acc_ppn.next = self.acc_ppn.val() | self.ent.val().get_bits::<52>(0);
-                if self.ent.val().get_bit(52) {
-                    self.acc_w.next = true;
-                }
-                if !self.hit4_found.val() {
-                    self.hit4_found.next = true;
-                    self.hit4_idx.next = self.idx.val();
-                }
+            self.x_way[w].d.next = self.ent.val().get_bits::<53>(0);
+            if self.hit_one.val() && !self.hit4_found.val() {
+                self.hit4_found.next = true;
+                self.hit4_idx.next = self.idx.val();
             }
             if !self.valid4.val().get_bit(w) && !self.inv4_found.val() {
                 self.inv4_found.next = true;
@@ -951,22 +1254,24 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             }
             // Invalidation predicate (stage 1 of a sweep step: s1_mr holds
             // the invalidation's MR).
-            self.in_rng.next = !self.inv_empty.q.val()
-                && (self.ent.val().get_bits::<52>(69) >= self.inv_lo.q.val())
-                && (self.ent.val().get_bits::<52>(69) <= self.inv_hi.q.val());
+            self.in_rng.next = !self.s1i_inv_empty.q.val() && self.in_rng.val();
             if self.valid4.val().get_bit(w)
-                && ((self.inv_kind_r.q.val() == 0)
+                && ((self.s1i_inv_kind.q.val() == 0)
                     || (self.mr_eq.val()
-                        && ((self.inv_kind_r.q.val() == 1)
-                            || ((self.inv_kind_r.q.val() == 2) && self.in_rng.val()))))
+                        && ((self.s1i_inv_kind.q.val() == 1)
+                            || ((self.s1i_inv_kind.q.val() == 2) && self.in_rng.val()))))
             {
                 self.clr4.next = self.clr4.val().replace_bit(w, true);
             }
             self.idx.next = self.idx.val() + 1;
         }
 
-        // Huge entries: a lookup compares lk_off, a fill its own off page.
-        self.cmp_pn.next = self.lk_off.val().get_bits::<52>(12);
+        // Huge entries: a lookup's matches are stage R's, corrected for
+        // the entry written at the end of stage R, with today's valid bits.
+        self.hkey1.next = self.s1_hkey.q.val() & !self.s1_wr_oh.q.val();
+        if self.s1_nm.q.val() {
+            self.hkey1.next = self.hkey1.val() | self.s1_wr_oh.q.val();
+        }
         self.mh.next = 0.into();
         self.clrh.next = 0.into();
         self.idx.next = 0.into();
@@ -975,39 +1280,23 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.gig.next = self.ent.val().get_bit(121);
             self.mr_eq.next =
                 self.ent.val().get_bits::<16>(53) == bit_cast::<16, MR_BITS>(self.s1_mr.q.val());
-            // key[51:18] at word bit 87, key[17:9] at word bit 78.
-            self.hit_one.next = self.h_valid.q.val().get_bit(e)
-                && self.mr_eq.val()
-                && (self.ent.val().get_bits::<34>(87) == self.cmp_pn.val().get_bits::<34>(18))
-                && (self.gig.val()
-                    || (self.ent.val().get_bits::<9>(78) == self.cmp_pn.val().get_bits::<9>(9)));
+            self.hit_one.next = self.h_valid.q.val().get_bit(e) && self.hkey1.val().get_bit(e);
             self.mh.next = self.mh.val().replace_bit(e, self.hit_one.val());
-            if self.hit_one.val() {
-                self.acc_ppn.next = self.acc_ppn.val() | self.ent.val().get_bits::<52>(0);
-                if self.ent.val().get_bit(52) {
-                    self.acc_w.next = true;
-                }
-                if self.gig.val() {
-                    self.acc_size.next = self.acc_size.val() | 2;
-                } else {
-                    self.acc_size.next = self.acc_size.val() | 1;
-                }
-            }
             self.k43.next = self.ent.val().get_bits::<43>(78);
-            self.lo43.next = self.inv_olo2.q.val();
-            self.hi43.next = self.inv_ohi2.q.val();
+            self.lo43.next = self.s1i_inv_olo2.q.val();
+            self.hi43.next = self.s1i_inv_ohi2.q.val();
             if self.gig.val() {
-                self.lo43.next = self.inv_olo1.q.val();
-                self.hi43.next = self.inv_ohi1.q.val();
+                self.lo43.next = self.s1i_inv_olo1.q.val();
+                self.hi43.next = self.s1i_inv_ohi1.q.val();
             }
-            self.in_rng.next = !self.inv_oempty.q.val()
+            self.in_rng.next = !self.s1i_inv_oempty.q.val()
                 && (self.k43.val() >= self.lo43.val())
                 && (self.k43.val() <= self.hi43.val());
             if self.h_valid.q.val().get_bit(e)
-                && ((self.inv_kind_r.q.val() == 0)
+                && ((self.s1i_inv_kind.q.val() == 0)
                     || (self.mr_eq.val()
-                        && ((self.inv_kind_r.q.val() == 1)
-                            || ((self.inv_kind_r.q.val() == 2) && self.in_rng.val()))))
+                        && ((self.s1i_inv_kind.q.val() == 1)
+                            || ((self.s1i_inv_kind.q.val() == 2) && self.in_rng.val()))))
             {
                 self.clrh.next = self.clrh.val().replace_bit(e, true);
             }
@@ -1016,12 +1305,12 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
 
         // Lowest set bit of each 32-bit vector as x & -x (a carry chain,
         // not a 32-deep priority chain), then its index by OR-ing the
-        // indices of the set bits. hit: lowest matching entry (lookups);
-        // dup: valid entry with the fill's key and size (at most one);
-        // inv: lowest invalid entry.
-        self.hneg.next = !self.mh.val() + 1;
-        self.hit_oh.next = self.mh.val() & self.hneg.val();
-        self.hvec.next = self.s1_hdup.q.val() & self.h_valid.q.val();
+        // indices of the set bits. dup: valid entry with the fill's key and
+        // size (at most one); inv: lowest invalid entry. hit (the entry a
+        // lookup makes most recently used) is the OR of the indices of
+        // every match, without the carry chain: keys are unique, so it is
+        // the matching entry (a multi-hit is an invariant violation).
+        self.hvec.next = self.sr_hdup.q.val() & self.h_valid.q.val();
         self.hneg.next = !self.hvec.val() + 1;
         self.dup_oh.next = self.hvec.val() & self.hneg.val();
         self.duph_found.next = self.hvec.val().any();
@@ -1035,7 +1324,7 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         self.invh_idx.next = 0.into();
         self.idx.next = 0.into();
         for e in 0..HUGE {
-            if self.hit_oh.val().get_bit(e) {
+            if self.mh.val().get_bit(e) {
                 self.hith_idx.next = self.hith_idx.val() | self.idx.val();
             }
             if self.dup_oh.val().get_bit(e) {
@@ -1047,21 +1336,54 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.idx.next = self.idx.val() + 1;
         }
 
-        // Lookup result.
-        self.r_valid.d.next = self.s1_lk.q.val();
-        // Hit and multi-hit from the match vectors: "two or more bits" is
-        // x & (x - 1) != 0 (a carry chain), not a chain through 36 entries.
-        self.m4m1.next = self.m4.val() - 1;
-        self.mhm1.next = self.mh.val() - 1;
-        self.r_hit.d.next = self.s1_lk.q.val() && (self.m4.val().any() || self.mh.val().any());
-        self.r_multi.d.next = self.s1_lk.q.val()
-            && ((self.m4.val() & self.m4m1.val()).any()
-                || (self.mh.val() & self.mhm1.val()).any()
-                || (self.m4.val().any() && self.mh.val().any()));
+        // What the select stage needs.
+        self.x_lk.d.next = self.s1_lk.q.val();
+        self.x_m4.d.next = self.m4.val();
+        self.x_mh.d.next = self.mh.val();
+
+        // ---------------------------------------------------------------
+        // Select stage: the lookup result from the match vectors of the
+        // previous clock. Hit and multi-hit: "two or more bits" is
+        // x & (x - 1) != 0 (a carry chain), not a chain through 36
+        // entries; the frame is the OR of the matching entries' frames.
+        // ---------------------------------------------------------------
+        self.acc_ppn.next = 0.into();
+        self.acc_w.next = false;
+        self.acc_size.next = 0.into();
+        for w in 0..WAYS {
+            if self.x_m4.q.val().get_bit(w) {
+                self.acc_ppn.next = self.acc_ppn.val() | self.x_way[w].q.val().get_bits::<52>(0);
+                if self.x_way[w].q.val().get_bit(52) {
+                    self.acc_w.next = true;
+                }
+            }
+        }
+        for e in 0..HUGE {
+            if self.x_mh.q.val().get_bit(e) {
+                self.acc_ppn.next = self.acc_ppn.val() | self.h_entry[e].q.val().get_bits::<52>(0);
+                if self.h_entry[e].q.val().get_bit(52) {
+                    self.acc_w.next = true;
+                }
+                if self.h_entry[e].q.val().get_bit(121) {
+                    self.acc_size.next = self.acc_size.val() | 2;
+                } else {
+                    self.acc_size.next = self.acc_size.val() | 1;
+                }
+            }
+        }
+        self.r_valid.d.next = self.x_lk.q.val();
+        self.m4m1.next = self.x_m4.q.val() - 1;
+        self.mhm1.next = self.x_mh.q.val() - 1;
+        self.r_hit.d.next =
+            self.x_lk.q.val() && (self.x_m4.q.val().any() || self.x_mh.q.val().any());
+        self.r_multi.d.next = self.x_lk.q.val()
+            && ((self.x_m4.q.val() & self.m4m1.val()).any()
+                || (self.x_mh.q.val() & self.mhm1.val()).any()
+                || (self.x_m4.q.val().any() && self.x_mh.q.val().any()));
         self.r_ppn.d.next = 0.into();
         self.r_size.d.next = 0.into();
         self.r_w.d.next = false;
-        if self.s1_lk.q.val() {
+        if self.x_lk.q.val() {
             self.r_ppn.d.next = self.acc_ppn.val();
             self.r_size.d.next = self.acc_size.val();
             self.r_w.d.next = self.acc_w.val();
@@ -1070,54 +1392,94 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         // A fill reaching stage 1 while an invalidation is current is
         // dropped when the invalidation covers it (same predicate as the
         // sweep, applied to the fill's key).
-        self.k43.next = self.fill_key.val().get_bits::<43>(9);
-        self.lo43.next = self.inv_olo2.q.val();
-        self.hi43.next = self.inv_ohi2.q.val();
-        if self.fill_gig.val() {
-            self.lo43.next = self.inv_olo1.q.val();
-            self.hi43.next = self.inv_ohi1.q.val();
-        }
-        self.in_rng.next = !self.inv_empty.q.val()
-            && (self.fq_vpn.q.val() >= self.inv_lo.q.val())
+        // The three range checks side by side from registers, the size
+        // choosing after them: no mux in front of the comparators' carry
+        // chains.
+        self.kmask.next = self.fq_opn.q.val() & self.key_mask_2m.val();
+        self.k43.next = self.kmask.val().get_bits::<43>(9);
+        self.rng2.next =
+            (self.k43.val() >= self.inv_olo2.q.val()) && (self.k43.val() <= self.inv_ohi2.q.val());
+        self.kmask.next = self.fq_opn.q.val() & self.key_mask_1g.val();
+        self.k43.next = self.kmask.val().get_bits::<43>(9);
+        self.rng1.next =
+            (self.k43.val() >= self.inv_olo1.q.val()) && (self.k43.val() <= self.inv_ohi1.q.val());
+        self.rng4.next = (self.fq_vpn.q.val() >= self.inv_lo.q.val())
             && (self.fq_vpn.q.val() <= self.inv_hi.q.val());
+        self.in_rng.next = !self.inv_empty.q.val() && self.rng4.val();
         if self.fill_huge.val() {
-            self.in_rng.next = !self.inv_oempty.q.val()
-                && (self.k43.val() >= self.lo43.val())
-                && (self.k43.val() <= self.hi43.val());
+            self.in_rng.next = !self.inv_oempty.q.val() && self.rng2.val();
+            if self.fill_gig.val() {
+                self.in_rng.next = !self.inv_oempty.q.val() && self.rng1.val();
+            }
         }
         self.fill_cov.next = (self.state.q.val() == TlbState::Inv)
             && ((self.inv_kind_r.q.val() == 0)
                 || ((self.fq_mr.q.val() == self.inv_mr_r.q.val())
                     && ((self.inv_kind_r.q.val() == 1)
                         || ((self.inv_kind_r.q.val() == 2) && self.in_rng.val()))));
-        self.apply4.next = self.s1_fill.q.val() && self.fill_4k.val() && !self.fill_cov.val();
-        self.applyh.next = self.s1_fill.q.val() && self.fill_huge.val() && !self.fill_cov.val();
-        if self.s1_fill.q.val() {
+        self.f1_cov.d.next = self.fill_cov.val();
+        self.f1_4k.d.next = self.fill_4k.val();
+        self.f1_huge.d.next = self.fill_huge.val();
+        if self.sr_fill.q.val() {
             self.fq_valid.d.next = false;
             self.fq_issued.d.next = false;
         }
+        self.apply4.next = self.s1_fill.q.val() && self.f1_4k.q.val() && !self.f1_cov.q.val();
+        self.applyh.next = self.s1_fill.q.val() && self.f1_huge.q.val() && !self.f1_cov.q.val();
 
-        // Huge fill target: the entry holding the same key, else the first
-        // invalid entry, else the PLRU victim.
-        self.plru_h.state.next = self.h_plru.q.val();
-        self.targeth.next = self.plru_h.victim.val();
-        if self.duph_found.val() {
-            self.targeth.next = self.duph_idx.val();
-        } else if self.invh_found.val() {
-            self.targeth.next = self.invh_idx.val();
-        }
-        // The same choice one-hot, for the write enables of the entries.
-        self.targeth_oh.next = 0.into();
+        // Huge fill target, chosen in the fill's stage R: the entry holding
+        // the same key, else the first invalid entry, else the PLRU victim.
+        // The victim is read as the tree will be after this clock: a
+        // lookup in stage 1 that hits a huge entry touches it now, which
+        // points the root away from the half of the hit and leaves the
+        // other half unchanged.
+        // Both halves' victims come from the registers alone; the hit only
+        // picks one (the half away from a hit in the upper half is the
+        // lower one, and the other way round).
+        self.hv_sub.next = 0.into();
         for e in 0..HUGE {
-            if self.plru_h.victim.val().index() == e {
-                self.targeth_oh.next = self.targeth_oh.val().replace_bit(e, true);
+            self.hv_sub.next = self.hv_sub.val().replace_bit(
+                e,
+                (self.h_plru.q.val() & self.hv_mask[e].val()) == self.hv_dir[e].val(),
+            );
+        }
+        self.hv_up.next = self.hv_sub.val() & self.upper_half.val();
+        self.hv_lo.next = self.hv_sub.val() & !self.upper_half.val();
+        self.hv_up_idx.next = 0.into();
+        self.hv_lo_idx.next = 0.into();
+        self.idx.next = 0.into();
+        for e in 0..HUGE {
+            if self.hv_up.val().get_bit(e) {
+                self.hv_up_idx.next = self.hv_up_idx.val() | self.idx.val();
             }
+            if self.hv_lo.val().get_bit(e) {
+                self.hv_lo_idx.next = self.hv_lo_idx.val() | self.idx.val();
+            }
+            self.idx.next = self.idx.val() + 1;
         }
+        // The hit's half: its index's top bit is the OR of the matches'.
+        self.eff_root.next = self.h_plru.q.val().get_bit(1);
+        if self.s1_lk.q.val() && self.hith_found.val() {
+            self.eff_root.next = !(self.mh.val() & self.upper_half.val()).any();
+        }
+        self.hv_oh.next = self.hv_lo.val();
+        self.hv_idx.next = self.hv_lo_idx.val();
+        if self.eff_root.val() {
+            self.hv_oh.next = self.hv_up.val();
+            self.hv_idx.next = self.hv_up_idx.val();
+        }
+        self.f1_tidx.d.next = self.hv_idx.val();
+        self.f1_toh.d.next = self.hv_oh.val();
         if self.duph_found.val() {
-            self.targeth_oh.next = self.dup_oh.val();
+            self.f1_tidx.d.next = self.duph_idx.val();
+            self.f1_toh.d.next = self.dup_oh.val();
         } else if self.invh_found.val() {
-            self.targeth_oh.next = self.inv_oh.val();
+            self.f1_tidx.d.next = self.invh_idx.val();
+            self.f1_toh.d.next = self.inv_oh.val();
         }
+        self.targeth.next = self.f1_tidx.q.val();
+        self.targeth_oh.next = self.f1_toh.q.val();
+        self.plru_h.state.next = self.h_plru.q.val();
         self.plru_h.touch.next = self.hith_idx.val();
         if self.s1_fill.q.val() {
             self.plru_h.touch.next = self.targeth.val();
@@ -1134,6 +1496,7 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.new_entry.next = self.new_entry.val().replace_bit(121, self.fill_gig.val());
         }
         self.new_entry.next = self.new_entry.val().replace_bit(52, self.fq_w.q.val());
+        self.f1_entry.d.next = self.new_entry.val();
 
         self.meta.read_clock.next = self.clock.val();
         self.meta.write_clock.next = self.clock.val();
@@ -1159,6 +1522,20 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.fwd_way.d.next = self.way_we.val();
         }
         self.fwd_entry.d.next = self.s2_entry.q.val();
+        self.fwd2_meta_en.d.next = self.fwd_meta_en.q.val();
+        self.fwd2_meta.d.next = self.fwd_meta.q.val();
+        self.fwd2_way.d.next = self.fwd_way.q.val();
+        self.fwd2_entry.d.next = self.fwd_entry.q.val();
+        // Stage 2's set is written now; stage R's set reaches stage 1 in
+        // the next clock with a word read before this write.
+        self.fwdb_same.next = self.s2_set.q.val() == self.sr_set.q.val();
+        self.fwdb_meta_en.d.next = self.meta_we.val() && self.fwdb_same.val();
+        self.fwdb_meta.d.next = self.meta_wd.val();
+        self.fwdb_way.d.next = 0.into();
+        if self.fwdb_same.val() {
+            self.fwdb_way.d.next = self.way_we.val();
+        }
+        self.fwdb_entry.d.next = self.s2_entry.q.val();
 
         // What stage 2 needs next clock.
         self.s2_lk.d.next = self.s1_lk.q.val();
@@ -1172,17 +1549,19 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         self.s2_set.d.next = self.s1_set.q.val();
         self.s2_meta.d.next = self.meta_eff.val();
         self.s2_clr4.d.next = self.clr4.val();
-        self.s2_entry.d.next = self.new_entry.val();
-        self.s2_same.d.next = self.s1_set.q.val() == self.rd_set.val();
+        self.s2_entry.d.next = self.f1_entry.q.val();
+        self.s2_same.d.next = self.s1_set.q.val() == self.sr_set.q.val();
 
         // Huge writes.
         if self.s1_lk.q.val() && self.hith_found.val() {
             self.h_plru.d.next = self.plru_h.touched.val();
         }
+        self.s1_wr_oh.d.next = 0.into();
         if self.applyh.val() {
+            self.s1_wr_oh.d.next = self.targeth_oh.val();
             for e in 0..HUGE {
                 if self.targeth_oh.val().get_bit(e) {
-                    self.h_entry[e].d.next = self.new_entry.val();
+                    self.h_entry[e].d.next = self.f1_entry.q.val();
                 }
             }
             self.h_valid.d.next = self.h_valid.q.val() | self.targeth_oh.val();
@@ -1204,6 +1583,11 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.owe_fill.d.next = false;
             self.fq_valid.d.next = false;
             self.fq_issued.d.next = false;
+            self.sr_lk.d.next = false;
+            self.sr_fill.d.next = false;
+            self.sr_sweep.d.next = false;
+            self.sr_clear.d.next = false;
+            self.sr_last.d.next = false;
             self.s1_lk.d.next = false;
             self.s1_fill.d.next = false;
             self.s1_sweep.d.next = false;
@@ -1217,6 +1601,13 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.s2_same.d.next = false;
             self.fwd_meta_en.d.next = false;
             self.fwd_way.d.next = 0.into();
+            self.fwd2_meta_en.d.next = false;
+            self.fwd2_way.d.next = 0.into();
+            self.fwdb_meta_en.d.next = false;
+            self.fwdb_way.d.next = 0.into();
+            self.x_lk.d.next = false;
+            self.x_m4.d.next = 0.into();
+            self.x_mh.d.next = 0.into();
             self.h_valid.d.next = 0.into();
             self.h_plru.d.next = 0.into();
             self.r_valid.d.next = false;
@@ -1227,4 +1618,12 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.r_multi.d.next = false;
         }
     }
+}
+
+/// Generates the Verilog of [`DefaultTlb`] alone, top module `tlb`, for
+/// measuring the block by itself (`odp-mmu pnr --design tlb`).
+pub fn generate_verilog() -> String {
+    let mut uut = DefaultTlb::new();
+    uut.connect_all();
+    crate::verilog::generate(&uut, "tlb")
 }

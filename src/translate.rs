@@ -6,10 +6,10 @@
 //! [`Walker`] behind one lookup pipeline:
 //!
 //! ```text
-//!         c0 (issue)     c1             c2               c3 (decide)        c4
-//! new ──┐                                                 ┌─ respond ─▶ FIFO ─▶ m_xrsp
-//! B ────┼─▶ MR lookup ─▶ MR check ──▶ off ─▶ TLB huge ───┤
-//! replay┘                TLB set read   TLB 4K compare    └─ park ─▶ slot table ─▶ walker
+//!         c0 (issue)   c1             c2                c3, c4           c5 (decide)      c6
+//! new ──┐                                                                 ┌─ respond ─▶ FIFO ─▶ m_xrsp
+//! B ────┼─▶ MR lookup ─▶ MR check ──▶ off ─▶ TLB huge ─▶ TLB 4K compare ─┤
+//! replay┘              TLB set read   TLB RAM words reg.  TLB select      └─ park ─▶ slot table ─▶ walker
 //!    ▲                                                              │
 //!    └──────────── replay when the walk is done and the slot heads its QP ◀┘
 //! ```
@@ -19,7 +19,9 @@
 //!   replayed parked request, or a new request.
 //! - The TLB looks up one clock after the MR table: its huge-page entries
 //!   compare on the MR-relative offset, which the MR table gives at c2.
-//! - At c3 the MR check and the TLB result decide: ACCESS_ERR, RNR/STALL
+//! - The TLB answers four clocks after its lookup (it registers its block
+//!   RAM words and its match vectors on the way, for 125 MHz).
+//! - At c5 the MR check and the TLB result decide: ACCESS_ERR, RNR/STALL
 //!   (MR suspended), OK (one beat per page), or *park*: the request takes a
 //!   slot in the outstanding table and, if its page missed, a walk.
 //! - Per-QP order: a new request whose QP has a parked request parks behind
@@ -31,7 +33,7 @@
 //!   fails turns it into FATAL. The fault path (event ring, NAK, wake) is
 //!   composed on top of this block.
 //!
-//! Latency of a hit: accepted at clock 0, response valid at clock 4.
+//! Latency of a hit: accepted at clock 0, response valid at clock 6.
 
 use rust_hdl::prelude::*;
 
@@ -72,8 +74,8 @@ pub struct XRsp {
 // (rust-hdl would emit a Rust constant's name): 0 NEED_WALK, 1 WALKING,
 // 2 READY, 3 FAULTED. Bit 1 set: ready to replay.
 
-/// Output FIFO: 8 responses; a lookup issues only while 4 are free, which
-/// covers every lookup in flight (c1, c2, c3 and the one issuing).
+/// Output FIFO: 8 responses; a lookup issues only while 6 are free, which
+/// covers every lookup in flight (c1 to c5 and the one issuing).
 type OutFifo = RegFifo<XRsp, 8, 3, 4>;
 
 /// The translation path. Parameters:
@@ -237,12 +239,37 @@ pub struct Translator<
     s3_cross: DFF<Bit>,
     s3_req: DFF<XReq>,
     s3_va: DFF<Bits<64>>,
-    // The MR check of the lookup in c3 (the MR table answers at c2).
+    s4_valid: DFF<Bit>,
+    s4_replay: DFF<Bit>,
+    s4_slot: DFF<Bits<SLOT_BITS>>,
+    s4_half: DFF<Bit>,
+    s4_cross: DFF<Bit>,
+    s4_req: DFF<XReq>,
+    s4_va: DFF<Bits<64>>,
+    s5_valid: DFF<Bit>,
+    s5_replay: DFF<Bit>,
+    s5_slot: DFF<Bits<SLOT_BITS>>,
+    s5_half: DFF<Bit>,
+    s5_cross: DFF<Bit>,
+    s5_req: DFF<XReq>,
+    s5_va: DFF<Bits<64>>,
+    // The MR check of the lookup in c3, c4 and c5 (the MR table answers
+    // at c2; the TLB at c5).
     m3_status: DFF<Bits<3>>,
     m3_mr: DFF<Bits<MR_BITS>>,
     m3_off: DFF<Bits<64>>,
     m3_root: DFF<Bits<52>>,
     m3_lvl: DFF<Bits<2>>,
+    m4_status: DFF<Bits<3>>,
+    m4_mr: DFF<Bits<MR_BITS>>,
+    m4_off: DFF<Bits<64>>,
+    m4_root: DFF<Bits<52>>,
+    m4_lvl: DFF<Bits<2>>,
+    m5_status: DFF<Bits<3>>,
+    m5_mr: DFF<Bits<MR_BITS>>,
+    m5_off: DFF<Bits<64>>,
+    m5_root: DFF<Bits<52>>,
+    m5_lvl: DFF<Bits<2>>,
     b_pend: DFF<Bit>,
     // First page (A) of a crossing request, held until its B result.
     ha_status: DFF<Bits<3>>,
@@ -478,6 +505,30 @@ impl<
             m3_off: Default::default(),
             m3_root: Default::default(),
             m3_lvl: Default::default(),
+            s4_valid: Default::default(),
+            s4_replay: Default::default(),
+            s4_slot: Default::default(),
+            s4_half: Default::default(),
+            s4_cross: Default::default(),
+            s4_req: Default::default(),
+            s4_va: Default::default(),
+            s5_valid: Default::default(),
+            s5_replay: Default::default(),
+            s5_slot: Default::default(),
+            s5_half: Default::default(),
+            s5_cross: Default::default(),
+            s5_req: Default::default(),
+            s5_va: Default::default(),
+            m4_status: Default::default(),
+            m4_mr: Default::default(),
+            m4_off: Default::default(),
+            m4_root: Default::default(),
+            m4_lvl: Default::default(),
+            m5_status: Default::default(),
+            m5_mr: Default::default(),
+            m5_off: Default::default(),
+            m5_root: Default::default(),
+            m5_lvl: Default::default(),
             b_pend: Default::default(),
             ha_status: Default::default(),
             ha_off: Default::default(),
@@ -571,9 +622,11 @@ impl<
         dff_setup!(
             self, clock, used_cnt, s1_valid, s1_replay, s1_slot, s1_half, s1_cross, s1_req, s1_va,
             s2_valid, s2_replay, s2_slot, s2_half, s2_cross, s2_req, s2_va, s3_valid, s3_replay,
-            s3_slot, s3_half, s3_cross, s3_req, s3_va, m3_status, m3_mr, m3_off, m3_root, m3_lvl,
-            b_pend, ha_status, ha_off, ha_hit, ha_ppn, ha_size, ha_w, rp1_valid, rp1_slot, wi_busy,
-            wi_have, wi_slot, beat2
+            s3_slot, s3_half, s3_cross, s3_req, s3_va, s4_valid, s4_replay, s4_slot, s4_half,
+            s4_cross, s4_req, s4_va, s5_valid, s5_replay, s5_slot, s5_half, s5_cross, s5_req,
+            s5_va, m3_status, m3_mr, m3_off, m3_root, m3_lvl, m4_status, m4_mr, m4_off, m4_root,
+            m4_lvl, m5_status, m5_mr, m5_off, m5_root, m5_lvl, b_pend, ha_status, ha_off, ha_hit,
+            ha_ppn, ha_size, ha_w, rp1_valid, rp1_slot, wi_busy, wi_have, wi_slot, beat2
         );
         for i in 0..SLOTS {
             self.sl_valid[i].clock.next = self.clock.val();
@@ -681,7 +734,7 @@ impl<
         self.issue_ok.next = self.mr.ready.val()
             & self.tlb.ready.val()
             & (!self.rst.val())
-            & (self.out_fifo.count.val() <= 4)
+            & (self.out_fifo.count.val() <= 2)
             & (!(self.tlb.fill_valid.val() & self.tlb.fill_ready.val()))
             & (!(self.inv_valid.val() & self.tlb.inv_ready.val()));
         // Lookups of new requests in flight, each of which may still take a
@@ -693,6 +746,12 @@ impl<
                 )
                 + bit_cast::<CNT_BITS, 1>(
                     (self.s3_valid.q.val() & (!self.s3_replay.q.val())).into(),
+                )
+                + bit_cast::<CNT_BITS, 1>(
+                    (self.s4_valid.q.val() & (!self.s4_replay.q.val())).into(),
+                )
+                + bit_cast::<CNT_BITS, 1>(
+                    (self.s5_valid.q.val() & (!self.s5_replay.q.val())).into(),
                 );
         self.s_xreq_ready.next = self.issue_ok.val()
             & (!self.b_pend.q.val())
@@ -777,6 +836,30 @@ impl<
         self.m3_off.d.next = self.mr.res_off.val();
         self.m3_root.d.next = self.mr.res_root.val();
         self.m3_lvl.d.next = self.mr.res_levels_m1.val();
+        self.s4_valid.d.next = self.s3_valid.q.val();
+        self.s4_replay.d.next = self.s3_replay.q.val();
+        self.s4_slot.d.next = self.s3_slot.q.val();
+        self.s4_half.d.next = self.s3_half.q.val();
+        self.s4_cross.d.next = self.s3_cross.q.val();
+        self.s4_req.d.next = self.s3_req.q.val();
+        self.s4_va.d.next = self.s3_va.q.val();
+        self.s5_valid.d.next = self.s4_valid.q.val();
+        self.s5_replay.d.next = self.s4_replay.q.val();
+        self.s5_slot.d.next = self.s4_slot.q.val();
+        self.s5_half.d.next = self.s4_half.q.val();
+        self.s5_cross.d.next = self.s4_cross.q.val();
+        self.s5_req.d.next = self.s4_req.q.val();
+        self.s5_va.d.next = self.s4_va.q.val();
+        self.m4_status.d.next = self.m3_status.q.val();
+        self.m4_mr.d.next = self.m3_mr.q.val();
+        self.m4_off.d.next = self.m3_off.q.val();
+        self.m4_root.d.next = self.m3_root.q.val();
+        self.m4_lvl.d.next = self.m3_lvl.q.val();
+        self.m5_status.d.next = self.m4_status.q.val();
+        self.m5_mr.d.next = self.m4_mr.q.val();
+        self.m5_off.d.next = self.m4_off.q.val();
+        self.m5_root.d.next = self.m4_root.q.val();
+        self.m5_lvl.d.next = self.m4_lvl.q.val();
 
         // ---- replay selection: a ready head of its QP, not in flight ----
         self.rp_found.next = false;
@@ -808,21 +891,21 @@ impl<
             }
         }
 
-        // ---- c3: decide ----
+        // ---- c5: decide ----
         self.d_last.next =
-            self.s3_valid.q.val() & ((!self.s3_cross.q.val()) | self.s3_half.q.val());
-        self.d_req.next = self.s3_req.q.val();
+            self.s5_valid.q.val() & ((!self.s5_cross.q.val()) | self.s5_half.q.val());
+        self.d_req.next = self.s5_req.q.val();
         self.d_write.next = (self.d_req.val().op == 0) | (self.d_req.val().op == 3);
         self.d_remote.next = !self.d_req.val().op.get_bit(1);
         self.d_qpn_bad.next = bit_cast::<25, 24>(self.d_req.val().qpn) >= self.qps.val();
         // The first page's results: held for a crossing request, else current.
-        self.d_a_status.next = self.m3_status.q.val();
-        self.d_a_off.next = self.m3_off.q.val();
+        self.d_a_status.next = self.m5_status.q.val();
+        self.d_a_off.next = self.m5_off.q.val();
         self.d_a_hit.next = self.tlb.res_hit.val();
         self.d_a_ppn.next = self.tlb.res_ppn.val();
         self.d_a_size.next = self.tlb.res_size.val();
         self.d_a_w.next = self.tlb.res_writable.val();
-        if self.s3_cross.q.val() {
+        if self.s5_cross.q.val() {
             self.d_a_status.next = self.ha_status.q.val();
             self.d_a_off.next = self.ha_off.q.val();
             self.d_a_hit.next = self.ha_hit.q.val();
@@ -830,9 +913,9 @@ impl<
             self.d_a_size.next = self.ha_size.q.val();
             self.d_a_w.next = self.ha_w.q.val();
         }
-        if self.s3_valid.q.val() & self.s3_cross.q.val() & (!self.s3_half.q.val()) {
-            self.ha_status.d.next = self.m3_status.q.val();
-            self.ha_off.d.next = self.m3_off.q.val();
+        if self.s5_valid.q.val() & self.s5_cross.q.val() & (!self.s5_half.q.val()) {
+            self.ha_status.d.next = self.m5_status.q.val();
+            self.ha_off.d.next = self.m5_off.q.val();
             self.ha_hit.d.next = self.tlb.res_hit.val();
             self.ha_ppn.d.next = self.tlb.res_ppn.val();
             self.ha_size.d.next = self.tlb.res_size.val();
@@ -862,7 +945,7 @@ impl<
         self.d_covered.next = self.d_len64.val() <= self.d_rem_a.val();
         self.d_pa_a.next = (bit_cast::<64, 52>(self.d_a_ppn.val()) << 12) + self.d_in_a.val();
         self.d_pa_b.next = (bit_cast::<64, 52>(self.tlb.res_ppn.val()) << 12)
-            + (self.m3_off.q.val() & self.d_mask_b.val());
+            + (self.m5_off.q.val() & self.d_mask_b.val());
         self.d_len0.next = self.d_req.val().len;
         self.d_len1.next = 0.into();
         if !self.d_covered.val() {
@@ -883,7 +966,7 @@ impl<
         self.d_forced_valid.next = false;
         self.d_forced.next = 0.into();
         for i in 0..SLOTS {
-            if self.s3_slot.q.val().index() == i {
+            if self.s5_slot.q.val().index() == i {
                 self.d_forced_valid.next = self.sl_state[i].q.val() == 3;
                 self.d_forced.next = self.sl_forced[i].q.val();
             }
@@ -905,7 +988,7 @@ impl<
         self.d_need_walk.next = false;
         self.d_walk_b.next = false;
         if self.d_last.val() {
-            if (!self.s3_replay.q.val()) & self.d_blocked.val() {
+            if (!self.s5_replay.q.val()) & self.d_blocked.val() {
                 // Behind a parked request of its QP, whatever its answer. It
                 // waits READY, without a walk: its page is most often the one
                 // its predecessor is walking, and its replay (once it heads
@@ -914,7 +997,7 @@ impl<
             } else if (self.d_a_status.val() == 4) | self.d_qpn_bad.val() {
                 self.d_respond.next = true;
                 self.d_rsp.next.status = 4.into();
-            } else if self.s3_replay.q.val() & self.d_forced_valid.val() {
+            } else if self.s5_replay.q.val() & self.d_forced_valid.val() {
                 self.d_respond.next = true;
                 self.d_rsp.next.status = self.d_forced.val();
             } else if self.d_a_status.val() == 1 {
@@ -953,12 +1036,12 @@ impl<
                 self.free_sel.next = i.to_bits();
             }
         }
-        self.d_slot.next = self.s3_slot.q.val();
-        if !self.s3_replay.q.val() {
+        self.d_slot.next = self.s5_slot.q.val();
+        if !self.s5_replay.q.val() {
             self.d_slot.next = self.free_sel.val();
         }
-        self.d_alloc.next = self.d_park.val() & (!self.s3_replay.q.val());
-        self.d_free.next = self.d_respond.val() & self.s3_replay.q.val();
+        self.d_alloc.next = self.d_park.val() & (!self.s5_replay.q.val());
+        self.d_free.next = self.d_respond.val() & self.s5_replay.q.val();
 
         // Walk info for a park: the page that missed.
         self.wi_va.write_enable.next = self.d_park.val();
@@ -974,12 +1057,12 @@ impl<
         self.wi_va.write_data.next = self.d_req.val().va;
         self.wi_off.write_data.next = self.d_a_off.val();
         if self.d_walk_b.val() {
-            self.wi_va.write_data.next = self.s3_va.q.val();
-            self.wi_off.write_data.next = self.m3_off.q.val();
+            self.wi_va.write_data.next = self.s5_va.q.val();
+            self.wi_off.write_data.next = self.m5_off.q.val();
         }
-        self.wi_root.write_data.next = self.m3_root.q.val();
-        self.wi_lvl.write_data.next = self.m3_lvl.q.val();
-        self.wi_mr.write_data.next = bit_cast::<8, MR_BITS>(self.m3_mr.q.val());
+        self.wi_root.write_data.next = self.m5_root.q.val();
+        self.wi_lvl.write_data.next = self.m5_lvl.q.val();
+        self.wi_mr.write_data.next = bit_cast::<8, MR_BITS>(self.m5_mr.q.val());
         self.payload.write_enable.next = self.d_alloc.val();
         self.payload.write_address.next = self.free_sel.val();
         self.payload.write_data.next = self.d_req.val();
@@ -1012,7 +1095,7 @@ impl<
             }
             if self.d_free.val()
                 & self.sl_pred_valid[i].q.val()
-                & (self.sl_pred[i].q.val() == self.s3_slot.q.val())
+                & (self.sl_pred[i].q.val() == self.s5_slot.q.val())
             {
                 self.sl_pred_valid[i].d.next = false;
             }
@@ -1161,6 +1244,8 @@ impl<
             self.s1_valid.d.next = false;
             self.s2_valid.d.next = false;
             self.s3_valid.d.next = false;
+            self.s4_valid.d.next = false;
+            self.s5_valid.d.next = false;
             self.b_pend.d.next = false;
             self.rp1_valid.d.next = false;
             self.wi_busy.d.next = false;

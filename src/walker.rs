@@ -837,3 +837,14 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
         }
     }
 }
+
+/// The walker of the SPEC section 6 configuration: 8 concurrent walks.
+pub type DefaultWalker = Walker<8>;
+
+/// Generates the Verilog of [`DefaultWalker`] alone, top module `walker`,
+/// for measuring the block by itself (`odp-mmu pnr --design walker`).
+pub fn generate_verilog() -> String {
+    let mut uut = DefaultWalker::new();
+    uut.connect_all();
+    crate::verilog::generate(&uut, "walker")
+}

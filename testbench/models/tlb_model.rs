@@ -260,8 +260,11 @@ impl TlbModel {
         if let Some(&w) = m4.first() {
             self.plru4[set].touch(w);
         }
-        if let Some(&i) = mh.first() {
-            self.plru_h.touch(i);
+        // The block touches the entry whose index is the OR of the
+        // matching indices: the match itself when there is one, as a
+        // consistent page table guarantees.
+        if !mh.is_empty() {
+            self.plru_h.touch(mh.iter().fold(0, |acc, &i| acc | i));
         }
         let matches = m4.len() + mh.len();
         Lookup {
@@ -371,7 +374,8 @@ enum Stage1 {
 /// - Reset (`rst` high in a clock) clears everything; `ready` is then low
 ///   for `sets` clocks while the sets are swept.
 /// - A lookup issued in clock c (`lk_valid && ready`) takes effect in clock
-///   c+1 with that clock's `lk_off`; its result shows in clock c+2.
+///   c+1 with that clock's `lk_off`; its result shows in clock c+4 (the
+///   block registers its RAM words, then its match vectors, on the way).
 /// - An accepted fill waits in a one-entry holding register; it is issued
 ///   in the first later clock in which no lookup is issued and takes effect
 ///   in the clock after. If a lookup took the clock it wanted, `ready` is
@@ -393,6 +397,9 @@ pub struct TlbRef {
     ready: bool,
     inv_done: bool,
     res: TlbOuts,
+    /// `res` one and two clocks later: the result on the outputs.
+    res_d1: TlbOuts,
+    res_d2: TlbOuts,
     fq: Option<Fill>,
     fq_issued: bool,
     s1: Stage1,
@@ -419,6 +426,8 @@ impl TlbRef {
             ready: false,
             inv_done: false,
             res: TlbOuts::default(),
+            res_d1: TlbOuts::default(),
+            res_d2: TlbOuts::default(),
             fq: None,
             fq_issued: false,
             s1: Stage1::Idle,
@@ -444,6 +453,8 @@ impl TlbRef {
         self.ready = false;
         self.inv_done = false;
         self.res = TlbOuts::default();
+        self.res_d1 = TlbOuts::default();
+        self.res_d2 = TlbOuts::default();
         self.fq = None;
         self.fq_issued = false;
         self.s1 = Stage1::Idle;
@@ -479,7 +490,7 @@ impl TlbRef {
                 && (self.mode == Mode::Run || (self.mode == Mode::Inv && !last_now)),
             inv_ready: self.mode == Mode::Run,
             inv_done: self.inv_done,
-            ..self.res
+            ..self.res_d2
         }
     }
 
@@ -540,6 +551,8 @@ impl TlbRef {
             }
             _ => {}
         }
+        self.res_d2 = self.res_d1;
+        self.res_d1 = self.res;
         self.res = res;
 
         // Stage 0.

@@ -7,7 +7,7 @@
 //! clock number, the port and both values. This is the only check that the
 //! Verilog users synthesize behaves like the model the tests exercise:
 //! rust-hdl's simulation and its Verilog differ on operator precedence and
-//! expression width (see `shared/TOOLCHAIN.md`).
+//! expression width (see "rust-hdl pitfalls" in `docs/verification.md`).
 
 use std::fmt;
 

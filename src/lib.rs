@@ -12,6 +12,7 @@
 pub mod bench;
 pub mod common;
 pub mod control;
+pub mod driver;
 pub mod flow;
 pub mod mr_table;
 pub mod params;

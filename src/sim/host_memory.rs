@@ -105,6 +105,10 @@ pub struct MemConfig {
     pub bvalid_pct: u32,
     /// Pick among due transactions of different IDs at random (else oldest first).
     pub reorder: bool,
+    /// Rare latency tails: `(per_million, clocks)`: a read's or write's
+    /// latency is `clocks` instead, with chance `per_million` / 10^6 (a page
+    /// swapped in behind an IOMMU, a congested root complex).
+    pub tail: (u32, u64),
     pub seed: u64,
 }
 
@@ -120,6 +124,7 @@ impl MemConfig {
             wready_pct: 100,
             bvalid_pct: 100,
             reorder: false,
+            tail: (0, 0),
             seed: 0,
         }
     }
@@ -136,6 +141,7 @@ impl MemConfig {
             wready_pct: 60,
             bvalid_pct: 70,
             reorder: true,
+            tail: (0, 0),
             seed,
         }
     }
@@ -209,6 +215,16 @@ impl HostMemory {
             r_log: Vec::new(),
             max_outstanding_reads: 0,
             logging: true,
+        }
+    }
+
+    /// A latency drawn from `lo..=hi`, or the tail.
+    fn latency(&mut self, lo: u64, hi: u64) -> u64 {
+        let (per_million, tail) = self.cfg.tail;
+        if per_million > 0 && self.rng.gen_range(0..1_000_000) < per_million {
+            tail
+        } else {
+            self.rng.gen_range(lo..=hi)
         }
     }
 
@@ -349,7 +365,7 @@ impl HostMemory {
             assert_eq!(ar.burst, 1, "host memory: only INCR bursts");
             assert_eq!(ar.addr % 8, 0, "host memory: unaligned read {:#x}", ar.addr);
             let (lo, hi) = self.cfg.read_latency;
-            let latency = self.rng.gen_range(lo..=hi);
+            let latency = self.latency(lo, hi);
             let beats = (0..=ar.len as u64)
                 .map(|k| {
                     let a = ar.addr + 8 * k;
@@ -409,7 +425,7 @@ impl HostMemory {
                 }
             }
             let (lo, hi) = self.cfg.write_latency;
-            let due = now + self.rng.gen_range(lo..=hi);
+            let due = now + self.latency(lo, hi);
             self.bs.push_back((
                 BResp {
                     id: txn.aw.id,

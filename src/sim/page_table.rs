@@ -12,6 +12,25 @@
 
 use super::host_memory::{HostMemory, RESP_OKAY};
 
+/// Host memory as 64-bit words, as page-table code sees it: the memory model
+/// of the testbenches, or a driver's view of real host memory through its
+/// bus (see `crate::driver::Bus`).
+pub trait WordMemory {
+    /// The little-endian 64-bit word at `addr` (8-byte aligned).
+    fn load64(&mut self, addr: u64) -> u64;
+    /// Writes the 64-bit word at `addr` (8-byte aligned).
+    fn store64(&mut self, addr: u64, value: u64);
+}
+
+impl WordMemory for HostMemory {
+    fn load64(&mut self, addr: u64) -> u64 {
+        self.read64(addr)
+    }
+    fn store64(&mut self, addr: u64, value: u64) {
+        self.write64(addr, value)
+    }
+}
+
 pub const PTE_P: u64 = 1 << 0;
 pub const PTE_W: u64 = 1 << 1;
 pub const PTE_H: u64 = 1 << 7;
@@ -147,6 +166,9 @@ pub struct MrTables {
 pub struct PageTableBuilder {
     next_frame: u64,
     end_frame: u64,
+    /// Write zeros over every table frame it allocates below the root (real
+    /// host memory is not zero; the memory model's fresh frames are).
+    pub zero_tables: bool,
 }
 
 impl PageTableBuilder {
@@ -155,6 +177,7 @@ impl PageTableBuilder {
         Self {
             next_frame: first_frame,
             end_frame,
+            zero_tables: false,
         }
     }
 
@@ -183,7 +206,13 @@ impl PageTableBuilder {
     /// The address of the PTE at `level` on `off`'s path, creating the
     /// missing tables above it (their PTEs get P and W). Panics if a PTE on
     /// the way is a present leaf.
-    pub fn pte_addr(&mut self, mem: &mut HostMemory, mr: MrTables, off: u64, level: u8) -> u64 {
+    pub fn pte_addr<M: WordMemory + ?Sized>(
+        &mut self,
+        mem: &mut M,
+        mr: MrTables,
+        off: u64,
+        level: u8,
+    ) -> u64 {
         assert!(level <= mr.levels_m1);
         assert!(
             !out_of_reach(off, mr.levels_m1),
@@ -196,10 +225,15 @@ impl PageTableBuilder {
             if l == level {
                 return addr;
             }
-            let pte = mem.read64(addr);
+            let pte = mem.load64(addr);
             if pte & PTE_P == 0 {
                 let t = self.alloc_table();
-                mem.write64(addr, (t << 12) | PTE_P | PTE_W);
+                if self.zero_tables {
+                    for k in 0..512 {
+                        mem.store64((t << 12) + 8 * k, 0);
+                    }
+                }
+                mem.store64(addr, (t << 12) | PTE_P | PTE_W);
                 table = t;
             } else {
                 assert!(
@@ -213,24 +247,24 @@ impl PageTableBuilder {
     }
 
     /// Writes `pte` verbatim at `level` on `off`'s path; returns its address.
-    pub fn set_pte(
+    pub fn set_pte<M: WordMemory + ?Sized>(
         &mut self,
-        mem: &mut HostMemory,
+        mem: &mut M,
         mr: MrTables,
         off: u64,
         level: u8,
         pte: u64,
     ) -> u64 {
         let addr = self.pte_addr(mem, mr, off, level);
-        mem.write64(addr, pte);
+        mem.store64(addr, pte);
         addr
     }
 
     /// Maps the `size` page holding `off` to frame `frame` (a frame number,
     /// aligned to `size`), present, writable or not.
-    pub fn map(
+    pub fn map<M: WordMemory + ?Sized>(
         &mut self,
-        mem: &mut HostMemory,
+        mem: &mut M,
         mr: MrTables,
         off: u64,
         size: PageSize,

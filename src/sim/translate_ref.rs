@@ -15,7 +15,7 @@ pub const ACCESS_ERR: u8 = 4;
 pub const FATAL: u8 = 5;
 
 /// One translation request (the fields translation depends on).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Req {
     pub op: u8,
     pub qpn: u32,

@@ -9,11 +9,16 @@ use harness::seed;
 use harness::lockstep::Lockstep;
 use harness::monitor::StreamMonitor;
 use harness::verilated::{parse_ports, Dir, Verilated};
+use odp_mmu::driver::{Bus, Driver};
+use odp_mmu::sim::host_memory::{Addr, AxiMonitor, HostMemory, MasterOut, MemConfig};
+use odp_mmu::sim::mr_check::{MrEntry, STATE_VALID};
+use odp_mmu::sim::page_table::{PageSize, PageTableBuilder, WordMemory};
+use odp_mmu::sim::translate_ref::{translate, Req};
 use odp_mmu::top::status;
-use odp_mmu::{Params, SmallOdpMmu};
+use odp_mmu::{DefaultOdpMmu, Params, SmallOdpMmu};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 
 fn small() -> Params {
     Params::small()
@@ -278,4 +283,297 @@ fn empty_core_answers_every_random_request_access_err_in_order() {
         clock += 1;
     }
     println!("{clock} clocks: sent {sent}, CSR reads {reads}");
+}
+
+/// The full-size top in lockstep, driven as the system testbench drives it:
+/// the driver library brings it up and registers MRs over AXI4-Lite, host
+/// memory answers its walks, requests hit and miss; every output of the
+/// rust-hdl model and of its Verilog is compared every clock, and every
+/// answer is checked against the reference translation.
+struct LockstepSys {
+    ls: Lockstep<DefaultOdpMmu>,
+    mem: HostMemory,
+    mon: AxiMonitor,
+    rng: StdRng,
+    mrs: Vec<MrEntry>,
+    keys: Vec<(usize, u64)>,
+    offer: Option<(u8, Req)>,
+    next_tag: u8,
+    inflight: HashMap<u8, (u8, Vec<(u64, u64)>, Vec<(u64, u64)>)>,
+    answers: u64,
+    by_status: [u64; 8],
+    traffic: bool,
+}
+
+fn set_clock_default(u: &mut DefaultOdpMmu, high: bool) {
+    u.clk.next = high.into();
+}
+
+/// AXI4-Lite outputs of one clock: `(awready, wready, bresp, arready, r)`.
+type LiteOut = (bool, bool, Option<u8>, bool, Option<(u32, u8)>);
+
+impl LockstepSys {
+    fn clock_once(&mut self, aw: Option<u16>, w: Option<u32>, ar: Option<u16>) -> LiteOut {
+        if self.traffic && self.offer.is_none() && self.rng.gen_ratio(3, 4) {
+            let i = self.rng.gen_range(0..self.mrs.len());
+            let e = self.mrs[i];
+            let (_, off) = self.keys[self.rng.gen_range(0..self.keys.len())];
+            let off = if e.length == 0 { 0 } else { off % e.length };
+            let mut tag = self.next_tag;
+            while self.inflight.contains_key(&tag) {
+                tag = tag.wrapping_add(1);
+            }
+            self.next_tag = tag.wrapping_add(1);
+            self.offer = Some((
+                tag,
+                Req {
+                    op: self.rng.gen_range(0..4),
+                    qpn: self.rng.gen_range(0..8),
+                    // Now and then a wrong PD or key tag: ACCESS_ERR.
+                    pd: e.pd ^ self.rng.gen_ratio(1, 30) as u16,
+                    key: (i as u32) << 8 | (e.tag ^ self.rng.gen_ratio(1, 30) as u8) as u32,
+                    va: e.base_va.wrapping_add(off),
+                    len: self.rng.gen_range(1..=4096),
+                },
+            ));
+        }
+        let s = self.mem.outputs();
+        let (offer, rsp_ready) = (self.offer, self.rng.gen_ratio(4, 5));
+        let ls = &mut self.ls;
+        ls.settle(|_, u| {
+            let r = offer.map_or(Req::default(), |o| o.1);
+            u.rst.next = false;
+            u.s_xreq_valid.next = offer.is_some();
+            u.s_xreq_tag.next = (offer.map_or(0, |o| o.0) as u64).into();
+            u.s_xreq_op.next = (r.op as u64).into();
+            u.s_xreq_qpn.next = (r.qpn as u64).into();
+            u.s_xreq_pd.next = (r.pd as u64).into();
+            u.s_xreq_key.next = (r.key as u64).into();
+            u.s_xreq_va.next = r.va.into();
+            u.s_xreq_len.next = (r.len as u64).into();
+            u.m_xrsp_ready.next = rsp_ready;
+            u.m_nak_ready.next = true;
+            u.m_wake_ready.next = true;
+            u.s_axil_awvalid.next = aw.is_some();
+            u.s_axil_awaddr.next = (aw.unwrap_or(0) as u64).into();
+            u.s_axil_wvalid.next = w.is_some();
+            u.s_axil_wdata.next = (w.unwrap_or(0) as u64).into();
+            u.s_axil_wstrb.next = 0xf_u64.into();
+            u.s_axil_bready.next = true;
+            u.s_axil_arvalid.next = ar.is_some();
+            u.s_axil_araddr.next = (ar.unwrap_or(0) as u64).into();
+            u.s_axil_rready.next = true;
+            u.m_axi_arready.next = s.arready;
+            u.m_axi_rvalid.next = s.r.is_some();
+            let b = s.r.unwrap_or_default();
+            u.m_axi_rid.next = (b.id as u64).into();
+            u.m_axi_rdata.next = b.data.into();
+            u.m_axi_rresp.next = (b.resp as u64).into();
+            u.m_axi_rlast.next = b.last;
+            u.m_axi_awready.next = true;
+            u.m_axi_wready.next = true;
+            u.m_axi_bvalid.next = false;
+        })
+        .unwrap_or_else(|m| panic!("{m}"));
+        let u = &ls.uut;
+        let clock = ls.clock();
+        let lite = (
+            u.s_axil_awready.val(),
+            u.s_axil_wready.val(),
+            u.s_axil_bvalid
+                .val()
+                .then(|| u.s_axil_bresp.val().index() as u8),
+            u.s_axil_arready.val(),
+            u.s_axil_rvalid.val().then(|| {
+                (
+                    u.s_axil_rdata.val().index() as u32,
+                    u.s_axil_rresp.val().index() as u8,
+                )
+            }),
+        );
+        if let (Some((tag, r)), true) = (offer, u.s_xreq_ready.val()) {
+            let mut table = self.mrs.clone();
+            table.resize(256, MrEntry::default());
+            let a = translate(&table, 8, 1024, &self.mem, &r);
+            self.inflight.insert(tag, (a.status, a.beats, Vec::new()));
+            self.offer = None;
+        }
+        if u.m_xrsp_valid.val() && rsp_ready {
+            let tag = u.m_xrsp_tag.val().index() as u8;
+            let status = u.m_xrsp_status.val().index() as u8;
+            let beat = (u.m_xrsp_pa.val().to_u64(), u.m_xrsp_seg_len.val().to_u64());
+            let f = self
+                .inflight
+                .get_mut(&tag)
+                .unwrap_or_else(|| panic!("clock {clock}: unknown tag {tag}"));
+            assert_eq!(status, f.0, "clock {clock}: status of tag {tag}");
+            f.2.push(beat);
+            if u.m_xrsp_last.val() {
+                let (st, want, got) = self.inflight.remove(&tag).unwrap();
+                if st == 0 {
+                    assert_eq!(got, want, "clock {clock}: beats of tag {tag}");
+                }
+                self.answers += 1;
+                self.by_status[st as usize] += 1;
+            }
+        }
+        let mo = MasterOut {
+            ar: u.m_axi_arvalid.val().then(|| Addr {
+                id: u.m_axi_arid.val().index() as u8,
+                addr: u.m_axi_araddr.val().to_u64(),
+                len: u.m_axi_arlen.val().index() as u8,
+                size: u.m_axi_arsize.val().index() as u8,
+                burst: u.m_axi_arburst.val().index() as u8,
+            }),
+            rready: u.m_axi_rready.val(),
+            aw: None,
+            w: None,
+            bready: true,
+        };
+        self.mon.check(&mo, &s);
+        self.mem.edge(&mo);
+        ls.edge();
+        lite
+    }
+}
+
+impl WordMemory for LockstepSys {
+    fn load64(&mut self, addr: u64) -> u64 {
+        self.mem.read64(addr)
+    }
+    fn store64(&mut self, addr: u64, value: u64) {
+        self.mem.write64(addr, value)
+    }
+}
+
+impl Bus for LockstepSys {
+    fn write32(&mut self, addr: u16, data: u32) -> Result<(), u8> {
+        let (mut aw, mut w) = (true, true);
+        for _ in 0..100 {
+            let (awr, wr, b, _, _) = self.clock_once(aw.then_some(addr), w.then_some(data), None);
+            aw &= !awr;
+            w &= !wr;
+            if let Some(resp) = b {
+                return if resp == 0 { Ok(()) } else { Err(resp) };
+            }
+        }
+        panic!("AXI4-Lite write to {addr:#x} not answered");
+    }
+
+    fn read32(&mut self, addr: u16) -> u32 {
+        let mut ar = true;
+        for _ in 0..100 {
+            let (_, _, _, arr, r) = self.clock_once(None, None, ar.then_some(addr));
+            ar &= !arr;
+            if let Some((data, _)) = r {
+                return data;
+            }
+        }
+        panic!("AXI4-Lite read of {addr:#x} not answered");
+    }
+}
+
+#[test]
+fn top_default_size_with_mrs_and_traffic_in_lockstep_random() {
+    let seed = seed();
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut mem = HostMemory::new(MemConfig::random(1, 40, seed ^ 1));
+    mem.logging = false;
+    // Two MRs: a 4 KiB-page one and one with a 2 MiB page, a hole each.
+    let mut tables = PageTableBuilder::new(0x8000, 0x9000);
+    let mut mrs = Vec::new();
+    let mut keys = Vec::new();
+    for (i, levels) in [(0usize, 1u8), (1, 2)] {
+        let t = tables.new_mr(levels);
+        let base_va = (rng.gen::<u64>() >> 20) | rng.gen_range(0..4096);
+        let length = 6 << 20 >> (2 - levels);
+        for p in 0..8u64 {
+            if p == 5 {
+                continue;
+            }
+            tables.map(
+                &mut mem,
+                t,
+                p << 12,
+                PageSize::Size4K,
+                0x1_0000 + 16 * i as u64 + p,
+                p != 6,
+            );
+            keys.push((i, p << 12 | rng.gen_range(0..4096)));
+        }
+        if levels == 2 {
+            tables.map(&mut mem, t, 1 << 21, PageSize::Size2M, 0x2_0000, true);
+            keys.push((i, 1 << 21 | rng.gen_range(0..1 << 21)));
+        }
+        mrs.push(MrEntry {
+            tag: rng.gen(),
+            pd: 1,
+            base_va,
+            length,
+            access: 7,
+            root: t.root,
+            levels_m1: t.levels_m1,
+            state: STATE_VALID,
+        });
+    }
+    let mut ls = Lockstep::new(
+        DefaultOdpMmu::new(&Params::default()),
+        "odp_mmu",
+        set_clock_default,
+    );
+    ls.step(|_, u| u.rst.next = true, |_, _| {})
+        .unwrap_or_else(|m| panic!("{m}"));
+    let sys = LockstepSys {
+        ls,
+        mem,
+        mon: AxiMonitor::new(),
+        rng: StdRng::seed_from_u64(seed ^ 2),
+        mrs: mrs.clone(),
+        keys,
+        offer: None,
+        next_tag: 0,
+        inflight: HashMap::new(),
+        answers: 0,
+        by_status: [0; 8],
+        traffic: false,
+    };
+    let mut drv = Driver::new(sys, 0x9000..0xa000, true);
+    drv.bring_up().expect("bring-up");
+    for (i, e) in mrs.iter().enumerate() {
+        drv.write_mr(i as u32, e).expect("MR_WRITE");
+    }
+    drv.bus.traffic = true;
+    let start = drv.bus.ls.clock();
+    let mut reads = 0;
+    while !harness::done(drv.bus.ls.clock() - start, 8_000, 40_000, || {
+        let b = drv.bus.by_status;
+        vec![
+            ("answers", drv.bus.answers, 1_000),
+            ("OK", b[status::OK as usize], 100),
+            ("RNR", b[status::RNR as usize], 5),
+            ("STALL", b[status::STALL as usize], 5),
+            ("ACCESS_ERR", b[status::ACCESS_ERR as usize], 5),
+        ]
+    }) {
+        // Counter reads over AXI4-Lite while requests flow.
+        if drv.bus.rng.gen_ratio(1, 50) {
+            drv.counter("LOOKUPS").unwrap();
+            reads += 1;
+        } else {
+            drv.bus.clock_once(None, None, None);
+        }
+    }
+    drv.bus.traffic = false;
+    while drv.bus.offer.is_some() || !drv.bus.inflight.is_empty() {
+        drv.bus.clock_once(None, None, None);
+        assert!(drv.bus.ls.clock() < start + 100_000, "drain");
+    }
+    let lookups = drv.counter("LOOKUPS").unwrap();
+    println!(
+        "{} clocks in lockstep, {} answers (by status {:?}), {reads} counter reads, LOOKUPS {lookups}",
+        drv.bus.ls.clock(),
+        drv.bus.answers,
+        drv.bus.by_status
+    );
+    assert_eq!(lookups, drv.bus.answers, "LOOKUPS");
 }

@@ -47,7 +47,7 @@ pub struct Addr {
 }
 
 /// An R beat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RBeat {
     pub id: u8,
     pub data: u64,

@@ -249,7 +249,7 @@
 #define ODP_MMU_CTR_DROPS 9u
 #define ODP_MMU_DROPS_LO 0x0248u
 #define ODP_MMU_DROPS_HI 0x024Cu
-/* STALLS (count, planned: fault path): Requests answered STALL. */
+/* STALLS (count, built): Requests answered STALL. */
 #define ODP_MMU_CTR_STALLS 10u
 #define ODP_MMU_STALLS_LO 0x0250u
 #define ODP_MMU_STALLS_HI 0x0254u

@@ -569,7 +569,7 @@ pub static COUNTERS: &[Counter] = &[
         FAULT_PATH,
     ),
     c("DROPS", Count, "Requests answered DROP.", FAULT_PATH),
-    c("STALLS", Count, "Requests answered STALL.", FAULT_PATH),
+    c("STALLS", Count, "Requests answered STALL.", Block::Built),
     c("WAKES", Count, "Wakes sent on m_wake.", FAULT_PATH),
     c(
         "ACCESS_ERRORS",
@@ -669,7 +669,7 @@ const ERROR_FIELDS: &[Field] = &[
         1,
         0,
         Hw::Set("err_walk_fatal"),
-        "A page-table walk got an AXI error response.",
+        "A request was answered FATAL: its page-table walk got an AXI error response or read a reserved PTE.",
     ),
     f(
         "EVENT_WRITE_ERR",

@@ -495,7 +495,6 @@ impl<
 
         // ---- Status and counters.
         self.csr.st_ready.next = self.xl.ready.val();
-        self.csr.err_walk_fatal.next = false;
         self.csr.err_event_write_err.next = false;
         self.csr.err_resume_stale.next = false;
         self.csr.eq_prod.next = 0.into();
@@ -511,6 +510,8 @@ impl<
         self.csr.ctr_access_errors_inc.next =
             self.rsp_last_beat.val() & (self.xl.m_xrsp_status.val() == 4);
         self.csr.ctr_fatals_inc.next =
+            self.rsp_last_beat.val() & (self.xl.m_xrsp_status.val() == 5);
+        self.csr.err_walk_fatal.next =
             self.rsp_last_beat.val() & (self.xl.m_xrsp_status.val() == 5);
         self.csr.ctr_faults_inc.next = false;
         self.csr.ctr_faults_coalesced_inc.next = false;

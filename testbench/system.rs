@@ -1044,6 +1044,14 @@ fn system_run(params: &Params, clocks: u64, seed: u64) -> u64 {
     assert_eq!(drv.counter("ACCESS_ERRORS").unwrap(), acc, "ACCESS_ERRORS");
     assert_eq!(drv.counter("STALLS").unwrap(), stall, "STALLS");
     assert_eq!(drv.counter("FATALS").unwrap(), fatal, "FATALS");
+    let (err, _) = drv.errors();
+    assert_eq!(
+        err >> regmap::ERROR_WALK_FATAL & 1,
+        (fatal > 0) as u32,
+        "ERROR.WALK_FATAL after {fatal} FATAL answers"
+    );
+    drv.clear_errors(err).unwrap();
+    assert_eq!(drv.errors().0, 0, "ERROR cleared");
     assert_eq!(drv.counter("WALK_READS").unwrap(), reads, "WALK_READS");
     let (hits, misses) = (
         drv.counter("TLB_HITS").unwrap(),

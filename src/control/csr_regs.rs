@@ -73,7 +73,7 @@ pub struct CsrRegs {
     pub st_ready: Signal<In, Bit>,
     /// One-clock pulse: sets ERROR.BAD_CMD (The core refused a command (unknown or planned op, bad argument); see ERROR_INFO.)
     pub err_bad_cmd: Signal<In, Bit>,
-    /// One-clock pulse: sets ERROR.WALK_FATAL (A page-table walk got an AXI error response.)
+    /// One-clock pulse: sets ERROR.WALK_FATAL (A request was answered FATAL: its page-table walk got an AXI error response or read a reserved PTE.)
     pub err_walk_fatal: Signal<In, Bit>,
     /// One-clock pulse: sets ERROR.EVENT_WRITE_ERR (An event-ring write got an AXI error response (planned: fault path).)
     pub err_event_write_err: Signal<In, Bit>,

@@ -146,6 +146,10 @@ struct World {
     mon: AxiMonitor,
     clock: u64,
     walk_reads: u64,
+    /// An AXI4-Lite write / read of the driver is under way (a response
+    /// outside one is a protocol violation).
+    lite_w: bool,
+    lite_r: bool,
     env: Env,
 }
 
@@ -171,6 +175,8 @@ impl World {
             mon: AxiMonitor::new(),
             clock: 0,
             walk_reads: 0,
+            lite_w: false,
+            lite_r: false,
             env: Env {
                 rng: StdRng::seed_from_u64(seed ^ 2),
                 qps: params.qps as u32,
@@ -268,12 +274,20 @@ impl World {
         );
         assert_eq!(m.get("m_wake_valid"), 0, "clock {now}: no wakes yet");
         let lite_out = (
-            m.get("s_axil_awready") == 1,
-            m.get("s_axil_wready") == 1,
+            m.get("s_axil_awready") == 1 && lite.aw.is_some(),
+            m.get("s_axil_wready") == 1 && lite.w.is_some(),
             (m.get("s_axil_bvalid") == 1).then(|| m.get("s_axil_bresp") as u8),
-            m.get("s_axil_arready") == 1,
+            m.get("s_axil_arready") == 1 && lite.ar.is_some(),
             (m.get("s_axil_rvalid") == 1)
                 .then(|| (m.get("s_axil_rdata") as u32, m.get("s_axil_rresp") as u8)),
+        );
+        assert!(
+            lite_out.2.is_none() || self.lite_w,
+            "clock {now}: BVALID with no AXI4-Lite write under way"
+        );
+        assert!(
+            lite_out.4.is_none() || self.lite_r,
+            "clock {now}: RVALID with no AXI4-Lite read under way"
         );
         // Request port.
         let took = m.get("s_xreq_ready") == 1;
@@ -334,6 +348,7 @@ impl Bus for World {
     /// when its ready is high); traffic runs meanwhile.
     fn write32(&mut self, addr: u16, data: u32) -> Result<(), u8> {
         let (mut aw, mut w) = (true, true);
+        self.lite_w = true;
         for _ in 0..100 {
             let lite = LiteIn {
                 aw: aw.then_some(addr),
@@ -341,28 +356,37 @@ impl Bus for World {
                 ar: None,
             };
             let (awready, wready, b, _, _) = self.clock_once(lite);
-            aw &= !awready;
-            w &= !wready;
             if let Some(resp) = b {
+                assert!(
+                    !aw && !w,
+                    "clock {}: BVALID before both AW and W were taken",
+                    self.clock
+                );
+                self.lite_w = false;
                 return if resp == 0 { Ok(()) } else { Err(resp) };
             }
+            aw &= !awready;
+            w &= !wready;
         }
         panic!("AXI4-Lite write to {addr:#x} not answered");
     }
 
     fn read32(&mut self, addr: u16) -> u32 {
         let mut ar = true;
+        self.lite_r = true;
         for _ in 0..100 {
             let lite = LiteIn {
                 ar: ar.then_some(addr),
                 ..Default::default()
             };
             let (_, _, _, arready, r) = self.clock_once(lite);
-            ar &= !arready;
             if let Some((data, resp)) = r {
+                assert!(!ar, "clock {}: RVALID before AR was taken", self.clock);
                 assert_eq!(resp, 0, "read of {addr:#x}");
+                self.lite_r = false;
                 return data;
             }
+            ar &= !arready;
         }
         panic!("AXI4-Lite read of {addr:#x} not answered");
     }

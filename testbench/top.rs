@@ -299,11 +299,14 @@ struct LockstepSys {
     keys: Vec<(usize, u64)>,
     offer: Option<(u8, Req)>,
     next_tag: u8,
-    inflight: HashMap<u8, (u8, Vec<(u64, u64)>, Vec<(u64, u64)>)>,
+    /// By tag: reference status, reference beats, beats received.
+    inflight: HashMap<u8, Expected>,
     answers: u64,
     by_status: [u64; 8],
     traffic: bool,
 }
+
+type Expected = (u8, Vec<(u64, u64)>, Vec<(u64, u64)>);
 
 fn set_clock_default(u: &mut DefaultOdpMmu, high: bool) {
     u.clk.next = high.into();

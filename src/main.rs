@@ -3,9 +3,10 @@
 //! - `verilog`: writes `build/odp_mmu.v` (needs nothing but cargo);
 //! - `synth`: Yosys synthesis for ECP5 and UltraScale+, prints LUT/FF/BRAM;
 //! - `pnr`: nextpnr-ecp5 place and route, prints Fmax, writes a bitstream;
-//! - `bench`: performance of the translation path in simulation clocks.
+//! - `bench`: performance of the translation path in simulation clocks, on
+//!   the translator and on the Verilated whole core.
 //!
-//! `synth` and `pnr` use the tools that `synth/install-tools.sh` installs in
+//! `synth`, `pnr` and `bench` (Verilator) use the tools that `synth/install-tools.sh` installs in
 //! `.tools/`; a missing tool is a one-line error naming that command.
 
 use std::path::PathBuf;
@@ -141,7 +142,7 @@ enum Command {
         #[arg(long)]
         no_route: bool,
     },
-    /// Measure the translation path in simulation clocks; writes build/bench.json
+    /// Measure the translation path in simulation clocks (translator and whole core); writes build/bench.json
     Bench {
         /// Output file
         #[arg(long, default_value = "build/bench.json")]
@@ -231,7 +232,7 @@ fn run(cli: Cli) -> Result<(), String> {
             let start = std::time::Instant::now();
             let numbers = odp_mmu::bench::run(&mut |what| {
                 eprintln!("[{:6.1} s] {what}", start.elapsed().as_secs_f64())
-            });
+            })?;
             print!("{}", numbers.table());
             if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
                 std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;

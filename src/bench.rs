@@ -46,7 +46,7 @@ use crate::driver::{Driver, Mr, MrSpec};
 use crate::sim::host_memory::{Addr, HostMemory, MasterOut, MemConfig};
 use crate::sim::mr_check::{MrEntry, STATE_VALID};
 use crate::sim::page_table::{PageSize, PageTableBuilder};
-use crate::sim::top::{Beat, LiteIn, VerilatedTop};
+use crate::sim::top::{Beat, Inputs, VerilatedTop, XReq};
 use crate::sim::translate_ref::Req;
 use crate::translate::Translator;
 use crate::walker::Walker;
@@ -395,7 +395,15 @@ impl<const WALKS: usize> XPort for Sim<WALKS> {
 
 impl XPort for VerilatedTop {
     fn xcycle(&mut self, req: Option<(u8, &Req)>, rsp_ready: bool) -> (bool, Option<Beat>) {
-        let o = self.cycle(req, rsp_ready, LiteIn::default());
+        let o = self.cycle(&Inputs {
+            req: req.map(|(tag, r)| XReq {
+                tag,
+                req: *r,
+                ..Default::default()
+            }),
+            rsp_ready,
+            ..Default::default()
+        });
         (o.accepted, o.beat)
     }
     fn clocks(&self) -> u64 {
@@ -616,7 +624,7 @@ fn random_misses<const WALKS: usize>() -> (u64, usize) {
 /// pages, first frame)` at MR index 0, 1, ...). Returns the driver, the MRs
 /// and the clocks the first `register_mr` took.
 fn top_with_mrs(mrs: &[(u64, u64, u64)]) -> (Driver<VerilatedTop>, Vec<Mr>, u64) {
-    let top = VerilatedTop::new(MemConfig::fixed(MEMORY_LATENCY));
+    let top = VerilatedTop::new(&crate::Params::default(), MemConfig::fixed(MEMORY_LATENCY));
     let mut drv = Driver::new(top, 0x100..0x1000, true);
     drv.bring_up()
         .unwrap_or_else(|e| panic!("bench: bring-up: {e}"));

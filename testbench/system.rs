@@ -32,18 +32,16 @@ mod harness;
 
 use std::collections::{BTreeSet, HashMap, VecDeque};
 
-use env::{Dma, DmaEngine, Page, Pages, Requester};
+use env::{Dma, DmaEngine, Packet, Page, Pages, Requester};
 use harness::monitor::StreamMonitor;
 use harness::seed;
-use harness::verilated::Verilated;
 use odp_mmu::control::command::RES_MR_RANGE;
 use odp_mmu::driver::{self, Bus, Driver, MrSpec};
 use odp_mmu::regmap;
-use odp_mmu::sim::host_memory::{
-    Addr, AxiMonitor, HostMemory, MasterOut, MemConfig, SlaveOut, RESP_SLVERR,
-};
+use odp_mmu::sim::host_memory::{HostMemory, MemConfig, RESP_SLVERR};
 use odp_mmu::sim::mr_check::{MrEntry, OP_REMOTE_READ, OP_REMOTE_WRITE, STATE_VALID};
 use odp_mmu::sim::page_table::{PageSize, PageTableBuilder, WordMemory};
+use odp_mmu::sim::top::{read32, write32, Inputs, LiteCycle, LiteIn, LiteOut, VerilatedTop, XReq};
 use odp_mmu::sim::translate_ref::{translate, Req, ACCESS_ERR, FATAL, OK, RNR, STALL};
 use odp_mmu::Params;
 use rand::rngs::StdRng;
@@ -63,8 +61,10 @@ const STALL_CLOCKS: u64 = 200;
 /// Who sent a request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Src {
-    /// Message traffic: requester position, packet sequence index.
-    Msg(usize, usize),
+    /// Message traffic: requester position, packet sequence index, the
+    /// packet (a retransmitted copy may be answered after the packet
+    /// retired).
+    Msg(usize, usize, Packet),
     /// Random traffic on the static MRs, answer known at acceptance.
     Random,
 }
@@ -89,14 +89,6 @@ struct InFlight {
     want: Option<(u8, Vec<(u64, u64)>)>,
     beats: Vec<(u64, u64)>,
     epoch: u8,
-}
-
-/// AXI4-Lite master outputs of one clock.
-#[derive(Clone, Copy, Default)]
-struct LiteIn {
-    aw: Option<u16>,
-    w: Option<u32>,
-    ar: Option<u16>,
 }
 
 /// A message MR and its suspend windows `(from, to)` (clocks).
@@ -140,12 +132,7 @@ struct Env {
 
 /// The Verilated core with its environment.
 struct World {
-    m: Verilated,
-    clk: usize,
-    mem: HostMemory,
-    mon: AxiMonitor,
-    clock: u64,
-    walk_reads: u64,
+    top: VerilatedTop,
     /// An AXI4-Lite write / read of the driver is under way (a response
     /// outside one is a protocol violation).
     lite_w: bool,
@@ -155,26 +142,10 @@ struct World {
 
 impl World {
     fn new(params: &Params, seed: u64) -> Self {
-        let v = odp_mmu::top::generate_verilog(params).unwrap();
-        let name = if params.mr_entries == 8 {
-            "odp_mmu_small"
-        } else {
-            "odp_mmu"
-        };
-        let v = v.replace("odp_mmu", name);
-        let m = Verilated::new(&v, name);
-        let clk = m.port("clk");
         let mut cfg = MemConfig::random(1, 300, seed ^ 1);
         cfg.tail = (300, TAIL);
-        let mut mem = HostMemory::new(cfg);
-        mem.logging = false;
         Self {
-            m,
-            clk,
-            mem,
-            mon: AxiMonitor::new(),
-            clock: 0,
-            walk_reads: 0,
+            top: VerilatedTop::new(params, cfg),
             lite_w: false,
             lite_r: false,
             env: Env {
@@ -208,15 +179,16 @@ impl World {
         }
     }
 
+    fn clock(&self) -> u64 {
+        self.top.clock
+    }
+
     /// One clock: the traffic models and `lite` drive the inputs, the
-    /// outputs are observed and checked, then the rising edge. Returns the
-    /// AXI4-Lite outputs `(awready, wready, bresp if bvalid, arready,
-    /// (rdata, rresp) if rvalid)`.
-    #[allow(clippy::type_complexity)]
-    fn clock_once(&mut self, lite: LiteIn) -> (bool, bool, Option<u8>, bool, Option<(u32, u8)>) {
-        let now = self.clock;
+    /// outputs are observed and checked, then the rising edge.
+    fn clock_once(&mut self, lite: LiteIn) -> LiteOut {
+        let now = self.top.clock;
         let e = &mut self.env;
-        e.dma.run(now, &mut self.mem, &e.reqs, &mut e.images);
+        e.dma.run(now, &mut self.top.mem, &e.reqs, &mut e.images);
         if now.is_multiple_of(2048) {
             e.req_pct = e.rng.gen_range(10..=100);
             e.rsp_pct = e.rng.gen_range(10..=100);
@@ -225,170 +197,77 @@ impl World {
             e.offer = e.pick_offer(now);
         }
         let o = e.offer;
-        let r = o.map_or(Req::default(), |o| o.req);
         let rsp_ready = e.rng.gen_range(0..100) < e.rsp_pct;
         let done = e.dma.done.pop_front();
         e.dones += done.is_some() as u64;
-        let m = &mut self.m;
-        m.set("s_xreq_valid", o.is_some() as u128);
-        m.set("s_xreq_tag", o.map_or(0, |o| o.tag) as u128);
-        m.set("s_xreq_op", r.op as u128);
-        m.set("s_xreq_qpn", r.qpn as u128);
-        m.set("s_xreq_rqpn", o.map_or(0, |o| o.rqpn) as u128);
-        m.set("s_xreq_psn", o.map_or(0, |o| o.psn) as u128);
-        m.set("s_xreq_msn", o.map_or(0, |o| o.msn) as u128);
-        m.set("s_xreq_pd", r.pd as u128);
-        m.set("s_xreq_key", r.key as u128);
-        m.set("s_xreq_va", r.va as u128);
-        m.set("s_xreq_len", r.len as u128);
-        m.set("s_xreq_msg_len", o.map_or(0, |o| o.msg_len) as u128);
-        m.set("m_xrsp_ready", rsp_ready as u128);
-        m.set("s_done_valid", done.is_some() as u128);
-        m.set("s_done_epoch", done.unwrap_or(0) as u128);
-        m.set("m_nak_ready", 1);
-        m.set("m_wake_ready", 1);
-        m.set("s_axil_awvalid", lite.aw.is_some() as u128);
-        m.set("s_axil_awaddr", lite.aw.unwrap_or(0) as u128);
-        m.set("s_axil_wvalid", lite.w.is_some() as u128);
-        m.set("s_axil_wdata", lite.w.unwrap_or(0) as u128);
-        m.set("s_axil_wstrb", 0xf);
-        m.set("s_axil_bready", 1);
-        m.set("s_axil_arvalid", lite.ar.is_some() as u128);
-        m.set("s_axil_araddr", lite.ar.unwrap_or(0) as u128);
-        m.set("s_axil_rready", 1);
-        let s: SlaveOut = self.mem.outputs();
-        m.set("m_axi_arready", s.arready as u128);
-        m.set("m_axi_rvalid", s.r.is_some() as u128);
-        m.set("m_axi_rid", s.r.map_or(0, |b| b.id) as u128);
-        m.set("m_axi_rdata", s.r.map_or(0, |b| b.data) as u128);
-        m.set("m_axi_rresp", s.r.map_or(0, |b| b.resp) as u128);
-        m.set("m_axi_rlast", s.r.map_or(0, |b| b.last as u8) as u128);
-        m.set("m_axi_awready", 1);
-        m.set("m_axi_wready", 1);
-        m.set("m_axi_bvalid", 0);
-        m.eval();
-        assert_eq!(
-            m.get("m_axi_awvalid") + m.get("m_axi_wvalid") + m.get("m_nak_valid"),
-            0,
-            "clock {now}: nothing writes host memory or sends a NAK yet"
-        );
-        assert_eq!(m.get("m_wake_valid"), 0, "clock {now}: no wakes yet");
-        let lite_out = (
-            m.get("s_axil_awready") == 1 && lite.aw.is_some(),
-            m.get("s_axil_wready") == 1 && lite.w.is_some(),
-            (m.get("s_axil_bvalid") == 1).then(|| m.get("s_axil_bresp") as u8),
-            m.get("s_axil_arready") == 1 && lite.ar.is_some(),
-            (m.get("s_axil_rvalid") == 1)
-                .then(|| (m.get("s_axil_rdata") as u32, m.get("s_axil_rresp") as u8)),
-        );
+        let out = self.top.cycle(&Inputs {
+            req: o.map(|o| XReq {
+                tag: o.tag,
+                req: o.req,
+                rqpn: o.rqpn,
+                psn: o.psn,
+                msn: o.msn,
+                msg_len: o.msg_len,
+            }),
+            rsp_ready,
+            done,
+            lite,
+        });
         assert!(
-            lite_out.2.is_none() || self.lite_w,
+            out.lite.b.is_none() || self.lite_w,
             "clock {now}: BVALID with no AXI4-Lite write under way"
         );
         assert!(
-            lite_out.4.is_none() || self.lite_r,
+            out.lite.r.is_none() || self.lite_r,
             "clock {now}: RVALID with no AXI4-Lite read under way"
         );
-        // Request port.
-        let took = m.get("s_xreq_ready") == 1;
-        if o.is_some() && !took {
-            self.env.blocked += 1;
+        let e = &mut self.env;
+        if o.is_some() && !out.accepted {
+            e.blocked += 1;
         }
-        if let Some(Some(o)) = self.env.xreq_mon.observe(now, o.is_some(), took, o) {
-            self.env.accepted(o, now, &self.mem);
+        if let Some(Some(o)) = e.xreq_mon.observe(now, o.is_some(), out.accepted, o) {
+            e.accepted(o, now, &self.top.mem);
         }
-        // Response port.
-        let beat = (
-            m.get("m_xrsp_tag") as u8,
-            m.get("m_xrsp_status") as u8,
-            m.get("m_xrsp_pa") as u64,
-            m.get("m_xrsp_seg_len") as u64,
-            m.get("m_xrsp_last") == 1,
-            m.get("m_xrsp_epoch") as u8,
-        );
-        let valid = m.get("m_xrsp_valid") == 1;
-        if let Some(b) = self.env.xrsp_mon.observe(now, valid, rsp_ready, beat) {
-            self.env.beat(b, now);
+        let (t, st, pa, seg, last) = out.offered.unwrap_or_default();
+        let beat = (t, st, pa, seg, last, out.epoch);
+        if let Some(b) = e
+            .xrsp_mon
+            .observe(now, out.offered.is_some(), rsp_ready, beat)
+        {
+            e.beat(b, now);
         }
-        // AXI4 master.
-        let ar = (m.get("m_axi_arvalid") == 1).then(|| Addr {
-            id: m.get("m_axi_arid") as u8,
-            addr: m.get("m_axi_araddr") as u64,
-            len: m.get("m_axi_arlen") as u8,
-            size: m.get("m_axi_arsize") as u8,
-            burst: m.get("m_axi_arburst") as u8,
-        });
-        let mo = MasterOut {
-            ar,
-            rready: m.get("m_axi_rready") == 1,
-            aw: None,
-            w: None,
-            bready: true,
-        };
-        self.walk_reads += (ar.is_some() && s.arready) as u64;
-        self.mon.check(&mo, &s);
-        self.mem.edge(&mo);
-        self.m.tick_idx(self.clk);
-        self.clock += 1;
-        lite_out
+        out.lite
+    }
+}
+
+impl LiteCycle for World {
+    fn lite_cycle(&mut self, lite: LiteIn) -> LiteOut {
+        self.clock_once(lite)
     }
 }
 
 impl WordMemory for World {
     fn load64(&mut self, addr: u64) -> u64 {
-        self.mem.read64(addr)
+        self.top.mem.read64(addr)
     }
     fn store64(&mut self, addr: u64, value: u64) {
-        self.mem.write64(addr, value)
+        self.top.mem.write64(addr, value)
     }
 }
 
 impl Bus for World {
-    /// An AXI4-Lite write, address and data offered together (each taken
-    /// when its ready is high); traffic runs meanwhile.
     fn write32(&mut self, addr: u16, data: u32) -> Result<(), u8> {
-        let (mut aw, mut w) = (true, true);
         self.lite_w = true;
-        for _ in 0..100 {
-            let lite = LiteIn {
-                aw: aw.then_some(addr),
-                w: w.then_some(data),
-                ar: None,
-            };
-            let (awready, wready, b, _, _) = self.clock_once(lite);
-            if let Some(resp) = b {
-                assert!(
-                    !aw && !w,
-                    "clock {}: BVALID before both AW and W were taken",
-                    self.clock
-                );
-                self.lite_w = false;
-                return if resp == 0 { Ok(()) } else { Err(resp) };
-            }
-            aw &= !awready;
-            w &= !wready;
-        }
-        panic!("AXI4-Lite write to {addr:#x} not answered");
+        let r = write32(self, addr, data);
+        self.lite_w = false;
+        r
     }
 
     fn read32(&mut self, addr: u16) -> u32 {
-        let mut ar = true;
         self.lite_r = true;
-        for _ in 0..100 {
-            let lite = LiteIn {
-                ar: ar.then_some(addr),
-                ..Default::default()
-            };
-            let (_, _, _, arready, r) = self.clock_once(lite);
-            if let Some((data, resp)) = r {
-                assert!(!ar, "clock {}: RVALID before AR was taken", self.clock);
-                assert_eq!(resp, 0, "read of {addr:#x}");
-                self.lite_r = false;
-                return data;
-            }
-            ar &= !arready;
-        }
-        panic!("AXI4-Lite read of {addr:#x} not answered");
+        let v = read32(self, addr);
+        self.lite_r = false;
+        v
     }
 }
 
@@ -430,7 +309,7 @@ impl Env {
             if let Some((idx, p)) = r.offer(&mut self.rng, now) {
                 return Some(Offer {
                     tag,
-                    src: Src::Msg(i, idx),
+                    src: Src::Msg(i, idx, p),
                     req: Req {
                         op: p.op,
                         qpn: r.qpn,
@@ -459,7 +338,7 @@ impl Env {
                 self.recent.push_back(o.req);
                 Some((a.status, a.beats))
             }
-            Src::Msg(i, idx) => {
+            Src::Msg(i, idx, _) => {
                 self.reqs[i].sent(idx);
                 None
             }
@@ -517,7 +396,7 @@ impl Env {
                     assert_eq!(f.beats, beats, "clock {now}: beats of tag {t} {req:x?}");
                 }
             }
-            Src::Msg(i, idx) => {
+            Src::Msg(i, idx, _) => {
                 *self.msg_answers.entry(status).or_default() += 1;
                 self.msg_answer(i, idx, status, &f, now);
             }
@@ -588,7 +467,9 @@ impl Env {
         }
         let ok = status == OK;
         if ok {
-            let p = self.reqs[i].packet_at(idx);
+            let Src::Msg(_, _, p) = f.offer.src else {
+                unreachable!()
+            };
             self.dma.push(
                 &mut self.rng,
                 now,
@@ -751,10 +632,7 @@ fn fill_frame(mem: &mut HostMemory, p: &Page, reqs: &[Requester], images: &[Vec<
 fn system_run(params: &Params, clocks: u64, seed: u64) -> u64 {
     println!("run: seed {seed} (replay with ODP_SEED={seed}), {clocks} clocks");
     let mut rng = StdRng::seed_from_u64(seed);
-    let mut world = World::new(params, seed);
-    world.m.set("rst", 1);
-    world.clock_once(LiteIn::default());
-    world.m.set("rst", 0);
+    let world = World::new(params, seed);
     let mut drv = Driver::new(world, 0x1000..0x8000, true);
     let caps = drv.bring_up().expect("bring-up");
     assert_eq!(
@@ -824,7 +702,7 @@ fn system_run(params: &Params, clocks: u64, seed: u64) -> u64 {
             suspended: Vec::new(),
         });
     }
-    for (j, e) in build_static_mrs(&mut rng, &mut drv.bus.mem, n_static)
+    for (j, e) in build_static_mrs(&mut rng, &mut drv.bus.top.mem, n_static)
         .into_iter()
         .enumerate()
     {
@@ -867,8 +745,8 @@ fn system_run(params: &Params, clocks: u64, seed: u64) -> u64 {
         if rng.gen_ratio(3, 5) {
             let p = pages.map.get_mut(&key).unwrap();
             drv.map(&msg_mrs[key.0].mr, p.va, p.size, p.frame, true);
-            p.mapped_at = Some(drv.bus.clock);
-            fill_frame(&mut drv.bus.mem, p, &reqs, &images);
+            p.mapped_at = Some(drv.bus.clock());
+            fill_frame(&mut drv.bus.top.mem, p, &reqs, &images);
         } else {
             missing.push(key);
         }
@@ -905,7 +783,7 @@ fn system_run(params: &Params, clocks: u64, seed: u64) -> u64 {
 
     // Traffic, with the driver playing the OS.
     drv.bus.env.random_on = true;
-    let start = drv.bus.clock;
+    let start = drv.bus.clock();
     let mut next_map = start;
     let mut next_csr = start + 1000;
     let mut resume_at: Option<(usize, u64)> = None;
@@ -913,7 +791,7 @@ fn system_run(params: &Params, clocks: u64, seed: u64) -> u64 {
     let mut suspends = 0u64;
     let mut closing = false;
     loop {
-        let now = drv.bus.clock;
+        let now = drv.bus.clock();
         let c = now - start;
         let w = &mut drv.bus;
         if !closing {
@@ -977,7 +855,7 @@ fn system_run(params: &Params, clocks: u64, seed: u64) -> u64 {
             drv.map(&mr, p.va, p.size, p.frame, true);
             let w = &mut drv.bus;
             w.env.pages.map.get_mut(&key).unwrap().mapped_at = Some(now);
-            fill_frame(&mut w.mem, &p, &w.env.reqs, &w.env.images);
+            fill_frame(&mut w.top.mem, &p, &w.env.reqs, &w.env.images);
             next_map = now + if closing { 20 } else { rng.gen_range(20..1500) };
             continue;
         }
@@ -988,7 +866,8 @@ fn system_run(params: &Params, clocks: u64, seed: u64) -> u64 {
                 .expect("MR resume");
             let w = &mut drv.bus;
             w.env.msg[k].mr = mr;
-            w.env.msg[k].suspended.last_mut().unwrap().1 = Some(w.clock);
+            let now = w.clock();
+            w.env.msg[k].suspended.last_mut().unwrap().1 = Some(now);
             w.env.table[k] = mr.entry();
             resume_at = None;
             continue;
@@ -1002,9 +881,10 @@ fn system_run(params: &Params, clocks: u64, seed: u64) -> u64 {
                     .expect("MR suspend");
                 let w = &mut drv.bus;
                 w.env.msg[k].mr = mr;
-                w.env.msg[k].suspended.push((w.clock, None));
+                let now = w.clock();
+                w.env.msg[k].suspended.push((now, None));
                 w.env.table[k] = mr.entry();
-                resume_at = Some((k, w.clock + rng.gen_range(100..3000)));
+                resume_at = Some((k, w.clock() + rng.gen_range(100..3000)));
                 suspends += 1;
             } else {
                 let n = drv.counter("LOOKUPS").unwrap();
@@ -1024,7 +904,7 @@ fn system_run(params: &Params, clocks: u64, seed: u64) -> u64 {
     let retries: u64 = e.reqs.iter().map(|r| r.retries).sum();
     println!(
         "{} clocks: sent {}, refused {} clocks, by status {:?}; messages {msgs}, retries {retries}, DMA writes {} reads {} bytes {}, suspends {suspends}, pages still missing {}",
-        w.clock - start,
+        w.clock() - start,
         e.sent,
         e.blocked,
         e.seen,
@@ -1043,7 +923,7 @@ fn system_run(params: &Params, clocks: u64, seed: u64) -> u64 {
                 continue;
             }
             let a = (p.frame << 12) + (va - p.va);
-            let got = (w.mem.read64(a & !7) >> (8 * (a & 7))) as u8;
+            let got = (w.top.mem.read64(a & !7) >> (8 * (a & 7))) as u8;
             assert_eq!(
                 got, want,
                 "QP {} buffer byte at va {va:#x} (pa {a:#x})",
@@ -1062,8 +942,8 @@ fn system_run(params: &Params, clocks: u64, seed: u64) -> u64 {
     let sent = e.sent;
     let get = |s: u8| e.seen.get(&s).copied().unwrap_or(0);
     let (acc, stall, fatal) = (get(ACCESS_ERR), get(STALL), get(FATAL));
-    let reads = w.walk_reads;
-    let clock = w.clock;
+    let reads = w.top.walk_reads;
+    let clock = w.clock();
     assert_eq!(drv.counter("LOOKUPS").unwrap(), sent, "LOOKUPS");
     assert_eq!(drv.counter("ACCESS_ERRORS").unwrap(), acc, "ACCESS_ERRORS");
     assert_eq!(drv.counter("STALLS").unwrap(), stall, "STALLS");

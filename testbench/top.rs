@@ -13,6 +13,7 @@ use odp_mmu::driver::{Bus, Driver};
 use odp_mmu::sim::host_memory::{Addr, AxiMonitor, HostMemory, MasterOut, MemConfig};
 use odp_mmu::sim::mr_check::{MrEntry, STATE_VALID};
 use odp_mmu::sim::page_table::{PageSize, PageTableBuilder, WordMemory};
+use odp_mmu::sim::top::{read32, write32, LiteCycle, LiteIn, LiteOut};
 use odp_mmu::sim::translate_ref::{translate, Req};
 use odp_mmu::top::status;
 use odp_mmu::{DefaultOdpMmu, Params, SmallOdpMmu};
@@ -312,11 +313,9 @@ fn set_clock_default(u: &mut DefaultOdpMmu, high: bool) {
     u.clk.next = high.into();
 }
 
-/// AXI4-Lite outputs of one clock: `(awready, wready, bresp, arready, r)`.
-type LiteOut = (bool, bool, Option<u8>, bool, Option<(u32, u8)>);
-
 impl LockstepSys {
-    fn clock_once(&mut self, aw: Option<u16>, w: Option<u32>, ar: Option<u16>) -> LiteOut {
+    fn clock_once(&mut self, lite: LiteIn) -> LiteOut {
+        let LiteIn { aw, w, ar } = lite;
         if self.traffic && self.offer.is_none() && self.rng.gen_ratio(3, 4) {
             let i = self.rng.gen_range(0..self.mrs.len());
             let e = self.mrs[i];
@@ -380,20 +379,20 @@ impl LockstepSys {
         .unwrap_or_else(|m| panic!("{m}"));
         let u = &ls.uut;
         let clock = ls.clock();
-        let lite = (
-            u.s_axil_awready.val(),
-            u.s_axil_wready.val(),
-            u.s_axil_bvalid
+        let lite = LiteOut {
+            awready: aw.is_some() && u.s_axil_awready.val(),
+            wready: w.is_some() && u.s_axil_wready.val(),
+            b: u.s_axil_bvalid
                 .val()
                 .then(|| u.s_axil_bresp.val().index() as u8),
-            u.s_axil_arready.val(),
-            u.s_axil_rvalid.val().then(|| {
+            arready: ar.is_some() && u.s_axil_arready.val(),
+            r: u.s_axil_rvalid.val().then(|| {
                 (
                     u.s_axil_rdata.val().index() as u32,
                     u.s_axil_rresp.val().index() as u8,
                 )
             }),
-        );
+        };
         if let (Some((tag, r)), true) = (offer, u.s_xreq_ready.val()) {
             let mut table = self.mrs.clone();
             table.resize(256, MrEntry::default());
@@ -449,30 +448,18 @@ impl WordMemory for LockstepSys {
     }
 }
 
+impl LiteCycle for LockstepSys {
+    fn lite_cycle(&mut self, lite: LiteIn) -> LiteOut {
+        self.clock_once(lite)
+    }
+}
+
 impl Bus for LockstepSys {
     fn write32(&mut self, addr: u16, data: u32) -> Result<(), u8> {
-        let (mut aw, mut w) = (true, true);
-        for _ in 0..100 {
-            let (awr, wr, b, _, _) = self.clock_once(aw.then_some(addr), w.then_some(data), None);
-            aw &= !awr;
-            w &= !wr;
-            if let Some(resp) = b {
-                return if resp == 0 { Ok(()) } else { Err(resp) };
-            }
-        }
-        panic!("AXI4-Lite write to {addr:#x} not answered");
+        write32(self, addr, data)
     }
-
     fn read32(&mut self, addr: u16) -> u32 {
-        let mut ar = true;
-        for _ in 0..100 {
-            let (_, _, _, arr, r) = self.clock_once(None, None, ar.then_some(addr));
-            ar &= !arr;
-            if let Some((data, _)) = r {
-                return data;
-            }
-        }
-        panic!("AXI4-Lite read of {addr:#x} not answered");
+        read32(self, addr)
     }
 }
 
@@ -563,12 +550,12 @@ fn top_default_size_with_mrs_and_traffic_in_lockstep_random() {
             drv.counter("LOOKUPS").unwrap();
             reads += 1;
         } else {
-            drv.bus.clock_once(None, None, None);
+            drv.bus.clock_once(LiteIn::default());
         }
     }
     drv.bus.traffic = false;
     while drv.bus.offer.is_some() || !drv.bus.inflight.is_empty() {
-        drv.bus.clock_once(None, None, None);
+        drv.bus.clock_once(LiteIn::default());
         assert!(drv.bus.ls.clock() < start + 100_000, "drain");
     }
     let lookups = drv.counter("LOOKUPS").unwrap();

@@ -1,17 +1,24 @@
-//! The Verilated `odp_mmu` (SPEC section 6 preset) against the host-memory
-//! model, clock by clock, through its flat ports only.
+//! The Verilated `odp_mmu` (either preset) against the host-memory model,
+//! clock by clock, through its flat ports only: the one harness of the whole
+//! core, shared by the bench command and the system testbench.
 //!
-//! [`VerilatedTop::cycle`] runs one clock with a request offered on
-//! `s_xreq`, `m_xrsp_ready` and the AXI4-Lite master's inputs given; the
-//! AXI4 read master is served by [`HostMemory`] and the write channels are
-//! held ready (nothing writes yet). [`VerilatedTop`] is a driver
-//! [`Bus`]: every register access is an AXI4-Lite handshake of whole clocks
-//! (address and data offered together, `bready` / `rready` high), the way
-//! the system testbench drives it, so `Driver::register_mr` and friends run
-//! on it unchanged; page tables are built straight into `mem`.
+//! [`VerilatedTop::cycle`] runs one clock with the given [`Inputs`]: a
+//! request offered on `s_xreq` (with its RC context), `m_xrsp_ready`, an
+//! `s_done` pulse and the AXI4-Lite master's outputs. The AXI4 read master is
+//! served by [`HostMemory`] and checked by [`AxiMonitor`]; the write
+//! channels are held ready and must stay idle, as must `m_nak` and `m_wake`
+//! (nothing drives them yet: the fault path will).
+//!
+//! [`write32`] and [`read32`] are the AXI4-Lite master of every simulated
+//! driver bus: whole-clock handshakes (address and data offered together,
+//! each until taken, `bready` / `rready` high) over any [`LiteCycle`], with
+//! the slave's response checked to come only after its request was taken.
+//! [`VerilatedTop`] is a driver [`Bus`] through them, so
+//! `Driver::register_mr` and friends run on it unchanged; page tables are
+//! built straight into `mem`.
 
 use crate::driver::Bus;
-use crate::sim::host_memory::{Addr, HostMemory, MasterOut, MemConfig};
+use crate::sim::host_memory::{Addr, AxiMonitor, HostMemory, MasterOut, MemConfig, SlaveOut};
 use crate::sim::page_table::WordMemory;
 use crate::sim::translate_ref::Req;
 use crate::sim::verilated::Verilated;
@@ -44,6 +51,18 @@ ports!(
     s_xreq_key,
     s_xreq_va,
     s_xreq_len,
+    s_xreq_rqpn,
+    s_xreq_psn,
+    s_xreq_msn,
+    s_xreq_msg_len,
+    s_done_valid,
+    s_done_epoch,
+    m_xrsp_epoch,
+    m_nak_valid,
+    m_wake_valid,
+    m_axi_awvalid,
+    m_axi_wvalid,
+    m_axi_bvalid,
     m_xrsp_valid,
     m_xrsp_ready,
     m_xrsp_tag,
@@ -98,43 +117,140 @@ pub struct LiteIn {
     pub ar: Option<u16>,
 }
 
-/// What the core did in one clock.
+/// The AXI4-Lite slave's outputs of one clock.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Out {
-    /// The offered request was taken.
-    pub accepted: bool,
-    /// The response beat taken (valid with `m_xrsp_ready` high).
-    pub beat: Option<Beat>,
+pub struct LiteOut {
+    /// `awready` while an address was offered (the address is taken).
     pub awready: bool,
+    /// `wready` while data was offered (the data is taken).
     pub wready: bool,
     /// `bresp` of a write response this clock.
     pub b: Option<u8>,
+    /// `arready` while an address was offered.
     pub arready: bool,
     /// `(rdata, rresp)` of a read response this clock.
     pub r: Option<(u32, u8)>,
 }
 
-/// The Verilated default `odp_mmu` with host memory behind its AXI4 master.
+/// A translation request with its RC context (SPEC section 2 `s_xreq_*`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct XReq {
+    pub tag: u8,
+    pub req: Req,
+    pub rqpn: u32,
+    pub psn: u32,
+    pub msn: u32,
+    pub msg_len: u32,
+}
+
+/// The bench's side of one clock.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Inputs {
+    /// The request offered on `s_xreq`.
+    pub req: Option<XReq>,
+    pub rsp_ready: bool,
+    /// An `s_done` pulse with its epoch.
+    pub done: Option<u8>,
+    pub lite: LiteIn,
+}
+
+/// What the core did in one clock.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Out {
+    /// The offered request was taken.
+    pub accepted: bool,
+    /// The response beat on offer (`m_xrsp_valid`), taken or not.
+    pub offered: Option<Beat>,
+    /// The response beat taken (valid with `m_xrsp_ready` high).
+    pub beat: Option<Beat>,
+    /// `m_xrsp_epoch` of the beat on offer.
+    pub epoch: u8,
+    pub lite: LiteOut,
+}
+
+/// One clock of an AXI4-Lite master's view of a simulated core: the driver
+/// buses of the testbenches implement it and get their register accesses
+/// from [`write32`] and [`read32`].
+pub trait LiteCycle {
+    /// One clock with `lite` offered; the slave's outputs of that clock.
+    fn lite_cycle(&mut self, lite: LiteIn) -> LiteOut;
+}
+
+/// An AXI4-Lite write: address and data offered together, each until taken;
+/// `Err(bresp)` for SLVERR. Panics if the response comes before both were
+/// taken or not within 100 clocks.
+pub fn write32<T: LiteCycle + ?Sized>(t: &mut T, addr: u16, data: u32) -> Result<(), u8> {
+    let (mut aw, mut w) = (true, true);
+    for _ in 0..100 {
+        let lite = LiteIn {
+            aw: aw.then_some(addr),
+            w: w.then_some(data),
+            ar: None,
+        };
+        let o = t.lite_cycle(lite);
+        if let Some(resp) = o.b {
+            assert!(
+                !aw && !w,
+                "AXI4-Lite: BVALID before both AW and W of the write to {addr:#x} were taken"
+            );
+            return if resp == 0 { Ok(()) } else { Err(resp) };
+        }
+        aw &= !o.awready;
+        w &= !o.wready;
+    }
+    panic!("AXI4-Lite write to {addr:#x} not answered");
+}
+
+/// An AXI4-Lite read. Panics on an error response (undefined registers read
+/// zero with OKAY), on a response before the address was taken, or on none
+/// within 100 clocks.
+pub fn read32<T: LiteCycle + ?Sized>(t: &mut T, addr: u16) -> u32 {
+    let mut ar = true;
+    for _ in 0..100 {
+        let lite = LiteIn {
+            ar: ar.then_some(addr),
+            ..Default::default()
+        };
+        let o = t.lite_cycle(lite);
+        if let Some((data, resp)) = o.r {
+            assert!(!ar, "AXI4-Lite: RVALID before AR of {addr:#x} was taken");
+            assert_eq!(resp, 0, "AXI4-Lite read of {addr:#x} answered RRESP {resp}");
+            return data;
+        }
+        ar &= !o.arready;
+    }
+    panic!("AXI4-Lite read of {addr:#x} not answered");
+}
+
+/// The Verilated `odp_mmu` with host memory behind its AXI4 master.
 pub struct VerilatedTop {
     m: Verilated,
     p: Ports,
     /// Host memory: page tables live here.
     pub mem: HostMemory,
+    /// The AXI4 protocol monitor on the master port.
+    pub mon: AxiMonitor,
     /// Clocks run since construction (reset included).
     pub clock: u64,
-    /// AXI4-Lite handshakes answered `rresp != 0` (reads never fail on a
-    /// defined register).
-    pub read_errors: u64,
+    /// Read addresses taken on the AXI4 master (page-table reads).
+    pub walk_reads: u64,
 }
 
 impl VerilatedTop {
     /// Builds (or finds in `build/verilator`) and loads the Verilated
-    /// default `odp_mmu`, then holds reset for two clocks. Memory answers
-    /// after `mem` (page tables are placed by the driver). Panics with the
-    /// install command when Verilator is missing.
-    pub fn new(mem: MemConfig) -> Self {
-        let v = crate::top::generate_verilog(&Params::default()).expect("default preset");
-        let m = Verilated::new(&v, "odp_mmu");
+    /// `odp_mmu` of `params` (a preset: see `top::generate_verilog`), then
+    /// holds reset for two clocks. Memory answers after `mem`. Panics with
+    /// the install command when Verilator is missing.
+    pub fn new(params: &Params, mem: MemConfig) -> Self {
+        let v = crate::top::generate_verilog(params).expect("a preset");
+        // One module name per preset: both can live in one process.
+        let name = if *params == Params::default() {
+            "odp_mmu"
+        } else {
+            "odp_mmu_small"
+        };
+        let v = v.replace("odp_mmu", name);
+        let m = Verilated::new(&v, name);
         let p = Ports::of(&m);
         let mut mem = HostMemory::new(mem);
         mem.logging = false;
@@ -142,33 +258,41 @@ impl VerilatedTop {
             m,
             p,
             mem,
+            mon: AxiMonitor::new(),
             clock: 0,
-            read_errors: 0,
+            walk_reads: 0,
         };
         top.m.set_idx(top.p.rst, 1);
-        top.cycle(None, true, LiteIn::default());
-        top.cycle(None, true, LiteIn::default());
+        top.cycle(&Inputs::default());
+        top.cycle(&Inputs::default());
         top.m.set_idx(top.p.rst, 0);
         top
     }
 
     /// One clock: drives the inputs, reads the settled outputs, then the
     /// rising edge (host memory moves on the same edge).
-    pub fn cycle(&mut self, req: Option<(u8, &Req)>, rsp_ready: bool, lite: LiteIn) -> Out {
+    pub fn cycle(&mut self, inp: &Inputs) -> Out {
         let (m, p) = (&mut self.m, self.p);
-        m.set_idx(p.s_xreq_valid, req.is_some() as u128);
-        if let Some((tag, r)) = req {
-            m.set_idx(p.s_xreq_tag, tag as u128);
-            m.set_idx(p.s_xreq_op, r.op as u128);
-            m.set_idx(p.s_xreq_qpn, r.qpn as u128);
-            m.set_idx(p.s_xreq_pd, r.pd as u128);
-            m.set_idx(p.s_xreq_key, r.key as u128);
-            m.set_idx(p.s_xreq_va, r.va as u128);
-            m.set_idx(p.s_xreq_len, r.len as u128);
-        }
-        m.set_idx(p.m_xrsp_ready, rsp_ready as u128);
+        let x = inp.req.unwrap_or_default();
+        let r = x.req;
+        m.set_idx(p.s_xreq_valid, inp.req.is_some() as u128);
+        m.set_idx(p.s_xreq_tag, x.tag as u128);
+        m.set_idx(p.s_xreq_op, r.op as u128);
+        m.set_idx(p.s_xreq_qpn, r.qpn as u128);
+        m.set_idx(p.s_xreq_pd, r.pd as u128);
+        m.set_idx(p.s_xreq_key, r.key as u128);
+        m.set_idx(p.s_xreq_va, r.va as u128);
+        m.set_idx(p.s_xreq_len, r.len as u128);
+        m.set_idx(p.s_xreq_rqpn, x.rqpn as u128);
+        m.set_idx(p.s_xreq_psn, x.psn as u128);
+        m.set_idx(p.s_xreq_msn, x.msn as u128);
+        m.set_idx(p.s_xreq_msg_len, x.msg_len as u128);
+        m.set_idx(p.m_xrsp_ready, inp.rsp_ready as u128);
+        m.set_idx(p.s_done_valid, inp.done.is_some() as u128);
+        m.set_idx(p.s_done_epoch, inp.done.unwrap_or(0) as u128);
         m.set_idx(p.m_nak_ready, 1);
         m.set_idx(p.m_wake_ready, 1);
+        let lite = inp.lite;
         m.set_idx(p.s_axil_awvalid, lite.aw.is_some() as u128);
         m.set_idx(p.s_axil_awaddr, lite.aw.unwrap_or(0) as u128);
         m.set_idx(p.s_axil_wvalid, lite.w.is_some() as u128);
@@ -178,7 +302,7 @@ impl VerilatedTop {
         m.set_idx(p.s_axil_arvalid, lite.ar.is_some() as u128);
         m.set_idx(p.s_axil_araddr, lite.ar.unwrap_or(0) as u128);
         m.set_idx(p.s_axil_rready, 1);
-        let s = self.mem.outputs();
+        let s: SlaveOut = self.mem.outputs();
         m.set_idx(p.m_axi_arready, s.arready as u128);
         m.set_idx(p.m_axi_rvalid, s.r.is_some() as u128);
         m.set_idx(p.m_axi_rid, s.r.map_or(0, |b| b.id) as u128);
@@ -187,9 +311,17 @@ impl VerilatedTop {
         m.set_idx(p.m_axi_rlast, s.r.map_or(0, |b| b.last as u8) as u128);
         m.set_idx(p.m_axi_awready, 1);
         m.set_idx(p.m_axi_wready, 1);
+        m.set_idx(p.m_axi_bvalid, 0);
         m.eval();
-        let accepted = req.is_some() && m.get_idx(p.s_xreq_ready) == 1;
-        let beat = (rsp_ready && m.get_idx(p.m_xrsp_valid) == 1).then(|| {
+        let clock = self.clock;
+        assert_eq!(
+            m.get_idx(p.m_axi_awvalid) + m.get_idx(p.m_axi_wvalid) + m.get_idx(p.m_nak_valid),
+            0,
+            "clock {clock}: nothing writes host memory or sends a NAK yet"
+        );
+        assert_eq!(m.get_idx(p.m_wake_valid), 0, "clock {clock}: no wakes yet");
+        let accepted = inp.req.is_some() && m.get_idx(p.s_xreq_ready) == 1;
+        let offered = (m.get_idx(p.m_xrsp_valid) == 1).then(|| {
             (
                 m.get_idx(p.m_xrsp_tag) as u8,
                 m.get_idx(p.m_xrsp_status) as u8,
@@ -200,17 +332,21 @@ impl VerilatedTop {
         });
         let out = Out {
             accepted,
-            beat,
-            awready: m.get_idx(p.s_axil_awready) == 1,
-            wready: m.get_idx(p.s_axil_wready) == 1,
-            b: (m.get_idx(p.s_axil_bvalid) == 1).then(|| m.get_idx(p.s_axil_bresp) as u8),
-            arready: m.get_idx(p.s_axil_arready) == 1,
-            r: (m.get_idx(p.s_axil_rvalid) == 1).then(|| {
-                (
-                    m.get_idx(p.s_axil_rdata) as u32,
-                    m.get_idx(p.s_axil_rresp) as u8,
-                )
-            }),
+            offered,
+            beat: offered.filter(|_| inp.rsp_ready),
+            epoch: m.get_idx(p.m_xrsp_epoch) as u8,
+            lite: LiteOut {
+                awready: lite.aw.is_some() && m.get_idx(p.s_axil_awready) == 1,
+                wready: lite.w.is_some() && m.get_idx(p.s_axil_wready) == 1,
+                b: (m.get_idx(p.s_axil_bvalid) == 1).then(|| m.get_idx(p.s_axil_bresp) as u8),
+                arready: lite.ar.is_some() && m.get_idx(p.s_axil_arready) == 1,
+                r: (m.get_idx(p.s_axil_rvalid) == 1).then(|| {
+                    (
+                        m.get_idx(p.s_axil_rdata) as u32,
+                        m.get_idx(p.s_axil_rresp) as u8,
+                    )
+                }),
+            },
         };
         let ar = (m.get_idx(p.m_axi_arvalid) == 1).then(|| Addr {
             id: m.get_idx(p.m_axi_arid) as u8,
@@ -226,10 +362,23 @@ impl VerilatedTop {
             w: None,
             bready: true,
         };
+        self.walk_reads += (ar.is_some() && s.arready) as u64;
+        self.mon.check(&mo, &s);
         self.mem.edge(&mo);
         self.m.tick_idx(p.clk);
         self.clock += 1;
         out
+    }
+}
+
+impl LiteCycle for VerilatedTop {
+    fn lite_cycle(&mut self, lite: LiteIn) -> LiteOut {
+        self.cycle(&Inputs {
+            rsp_ready: true,
+            lite,
+            ..Default::default()
+        })
+        .lite
     }
 }
 
@@ -243,40 +392,10 @@ impl WordMemory for VerilatedTop {
 }
 
 impl Bus for VerilatedTop {
-    /// An AXI4-Lite write, address and data offered together (each taken
-    /// when its ready is high), answered within 100 clocks.
     fn write32(&mut self, addr: u16, data: u32) -> Result<(), u8> {
-        let (mut aw, mut w) = (true, true);
-        for _ in 0..100 {
-            let lite = LiteIn {
-                aw: aw.then_some(addr),
-                w: w.then_some(data),
-                ar: None,
-            };
-            let o = self.cycle(None, true, lite);
-            aw &= !o.awready;
-            w &= !o.wready;
-            if let Some(resp) = o.b {
-                return if resp == 0 { Ok(()) } else { Err(resp) };
-            }
-        }
-        panic!("AXI4-Lite write to {addr:#x} not answered");
+        write32(self, addr, data)
     }
-
     fn read32(&mut self, addr: u16) -> u32 {
-        let mut ar = true;
-        for _ in 0..100 {
-            let lite = LiteIn {
-                ar: ar.then_some(addr),
-                ..Default::default()
-            };
-            let o = self.cycle(None, true, lite);
-            ar &= !o.arready;
-            if let Some((data, resp)) = o.r {
-                self.read_errors += (resp != 0) as u64;
-                return data;
-            }
-        }
-        panic!("AXI4-Lite read of {addr:#x} not answered");
+        read32(self, addr)
     }
 }

@@ -297,11 +297,6 @@ impl Requester {
         }
     }
 
-    /// Packet `idx` of the sequence (not yet retired).
-    pub fn packet_at(&self, idx: usize) -> Packet {
-        self.packets[idx - self.base].0
-    }
-
     /// Its state, for a deadlock report.
     pub fn state(&self) -> String {
         format!(

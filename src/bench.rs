@@ -43,48 +43,13 @@
 use rust_hdl::prelude::*;
 
 use crate::driver::{Driver, Mr, MrSpec};
-use crate::sim::host_memory::{Addr, HostMemory, MasterOut, MemConfig};
+use crate::sim::host_memory::{HostMemory, MemConfig};
 use crate::sim::mr_check::{MrEntry, STATE_VALID};
 use crate::sim::page_table::{PageSize, PageTableBuilder};
 use crate::sim::top::{Beat, Inputs, VerilatedTop, XReq};
 use crate::sim::translate_ref::Req;
 use crate::translate::Translator;
 use crate::walker::Walker;
-
-/// Drives a block's AXI4 read-master inputs (`m_axi_arready`, `m_axi_r*`)
-/// from the memory model's outputs of this clock.
-macro_rules! drive_axi_read_slave {
-    ($u:expr, $s:expr) => {
-        $u.m_axi_arready.next = $s.arready;
-        $u.m_axi_rvalid.next = $s.r.is_some();
-        if let Some(b) = $s.r {
-            $u.m_axi_rid.next = (b.id as u64).into();
-            $u.m_axi_rdata.next = b.data.into();
-            $u.m_axi_rresp.next = (b.resp as u64).into();
-            $u.m_axi_rlast.next = b.last;
-        }
-    };
-}
-
-/// A block's settled AXI4 read-master outputs as the memory model's
-/// `MasterOut` (no writes).
-macro_rules! axi_read_master_out {
-    ($u:expr) => {
-        MasterOut {
-            ar: $u.m_axi_arvalid.val().then(|| Addr {
-                id: $u.m_axi_arid.val().index() as u8,
-                addr: $u.m_axi_araddr.val().to_u64(),
-                len: $u.m_axi_arlen.val().index() as u8,
-                size: $u.m_axi_arsize.val().index() as u8,
-                burst: $u.m_axi_arburst.val().index() as u8,
-            }),
-            rready: $u.m_axi_rready.val(),
-            aw: None,
-            w: None,
-            bready: true,
-        }
-    };
-}
 
 /// Memory latency of the miss scenarios, in clocks.
 pub const MEMORY_LATENCY: u64 = 200;
@@ -319,7 +284,7 @@ impl<const WALKS: usize> Sim<WALKS> {
     fn cycle(&mut self, req: Option<(u8, &Req)>, rsp_ready: bool) -> (bool, Option<Beat>) {
         let u = &mut *self.uut;
         let s = self.mem.outputs();
-        drive_axi_read_slave!(u, s);
+        crate::drive_axi_read_slave!(u, s);
         u.s_xreq_valid.next = req.is_some();
         if let Some((tag, r)) = req {
             u.s_xreq_tag.next = (tag as u64).into();
@@ -347,7 +312,7 @@ impl<const WALKS: usize> Sim<WALKS> {
             self.parks += parked - self.parked;
         }
         self.parked = parked;
-        let m = axi_read_master_out!(u);
+        let m = crate::axi_read_master_out!(u);
         self.mem.edge(&m);
         u.clock.next = true.into();
         settle(u);
@@ -759,7 +724,7 @@ fn walk_overhead() -> [u64; 4] {
         let mut start = None;
         loop {
             let s = mem.outputs();
-            drive_axi_read_slave!(w, s);
+            crate::drive_axi_read_slave!(w, s);
             if clock == 2 {
                 w.rst.next = false;
             }
@@ -778,7 +743,7 @@ fn walk_overhead() -> [u64; 4] {
                 out[levels as usize - 1] = walk.saturating_sub(levels as u64 * MEMORY_LATENCY);
                 break;
             }
-            let m = axi_read_master_out!(w);
+            let m = crate::axi_read_master_out!(w);
             mem.edge(&m);
             w.clock.next = true.into();
             settle(&mut *w);

@@ -10,7 +10,7 @@ use harness::lockstep::Lockstep;
 use harness::monitor::StreamMonitor;
 use harness::verilated::{parse_ports, Dir, Verilated};
 use odp_mmu::driver::{Bus, Driver};
-use odp_mmu::sim::host_memory::{Addr, AxiMonitor, HostMemory, MasterOut, MemConfig};
+use odp_mmu::sim::host_memory::{AxiMonitor, HostMemory, MemConfig};
 use odp_mmu::sim::mr_check::{MrEntry, STATE_VALID};
 use odp_mmu::sim::page_table::{PageSize, PageTableBuilder, WordMemory};
 use odp_mmu::sim::top::{read32, write32, LiteCycle, LiteIn, LiteOut};
@@ -365,13 +365,7 @@ impl LockstepSys {
             u.s_axil_arvalid.next = ar.is_some();
             u.s_axil_araddr.next = (ar.unwrap_or(0) as u64).into();
             u.s_axil_rready.next = true;
-            u.m_axi_arready.next = s.arready;
-            u.m_axi_rvalid.next = s.r.is_some();
-            let b = s.r.unwrap_or_default();
-            u.m_axi_rid.next = (b.id as u64).into();
-            u.m_axi_rdata.next = b.data.into();
-            u.m_axi_rresp.next = (b.resp as u64).into();
-            u.m_axi_rlast.next = b.last;
+            odp_mmu::drive_axi_read_slave!(u, s);
             u.m_axi_awready.next = true;
             u.m_axi_wready.next = true;
             u.m_axi_bvalid.next = false;
@@ -419,19 +413,7 @@ impl LockstepSys {
                 self.by_status[st as usize] += 1;
             }
         }
-        let mo = MasterOut {
-            ar: u.m_axi_arvalid.val().then(|| Addr {
-                id: u.m_axi_arid.val().index() as u8,
-                addr: u.m_axi_araddr.val().to_u64(),
-                len: u.m_axi_arlen.val().index() as u8,
-                size: u.m_axi_arsize.val().index() as u8,
-                burst: u.m_axi_arburst.val().index() as u8,
-            }),
-            rready: u.m_axi_rready.val(),
-            aw: None,
-            w: None,
-            bready: true,
-        };
+        let mo = odp_mmu::axi_read_master_out!(u);
         self.mon.check(&mo, &s);
         self.mem.edge(&mo);
         ls.edge();

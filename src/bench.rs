@@ -588,8 +588,11 @@ fn random_misses<const WALKS: usize>() -> (u64, usize) {
 /// registered over AXI4-Lite and their pages mapped 4 KiB each (`(base_va,
 /// pages, first frame)` at MR index 0, 1, ...). Returns the driver, the MRs
 /// and the clocks the first `register_mr` took.
-fn top_with_mrs(mrs: &[(u64, u64, u64)]) -> (Driver<VerilatedTop>, Vec<Mr>, u64) {
-    let top = VerilatedTop::new(&crate::Params::default(), MemConfig::fixed(MEMORY_LATENCY));
+fn top_with_mrs(
+    params: &crate::Params,
+    mrs: &[(u64, u64, u64)],
+) -> (Driver<VerilatedTop>, Vec<Mr>, u64) {
+    let top = VerilatedTop::new(params, MemConfig::fixed(MEMORY_LATENCY));
     let mut drv = Driver::new(top, 0x100..0x1000, true);
     drv.bring_up()
         .unwrap_or_else(|e| panic!("bench: bring-up: {e}"));
@@ -630,7 +633,10 @@ pub fn top_translation(progress: &mut dyn FnMut(&str), measure_speed: bool) -> T
     progress(
         "odp_mmu: Verilated model (built once, cached in build/verilator), MRs over AXI4-Lite",
     );
-    let (mut drv, _, reg) = top_with_mrs(&[(HOT_BASE, 64, 0x10_0000), (COLD_BASE, 512, 0x20_0000)]);
+    let (mut drv, _, reg) = top_with_mrs(
+        &crate::Params::default(),
+        &[(HOT_BASE, 64, 0x10_0000), (COLD_BASE, 512, 0x20_0000)],
+    );
     n.mr_register_clocks = reg;
     stream(&mut drv.bus, &warm_reqs());
 
@@ -701,11 +707,26 @@ pub fn top_translation(progress: &mut dyn FnMut(&str), measure_speed: bool) -> T
     }
 
     progress("odp_mmu: random misses, 8 walkers");
-    let (mut drv, _, _) = top_with_mrs(&[(COLD_BASE, 512, 0x20_0000)]);
-    let (first, last) = stream(&mut drv.bus, &random_miss_reqs());
-    n.miss_clocks_8_walkers = last - first + 1;
-    n.walks_in_flight_max = drv.bus.mem.max_outstanding_reads;
+    (n.miss_clocks_8_walkers, n.walks_in_flight_max) = top_random_misses(&crate::Params::default());
     n
+}
+
+/// The random-miss scenario on the whole core of `params` (a preset): 128
+/// requests, each to its own page (QPs modulo the core's), 200-clock
+/// memory. Returns the clocks from the first accept to the last answer and
+/// the most page-table reads outstanding at once (the walks in flight).
+pub fn top_random_misses(params: &crate::Params) -> (u64, usize) {
+    let (mut drv, _, _) = top_with_mrs(params, &[(COLD_BASE, 512, 0x20_0000)]);
+    let qps = params.qps as u32;
+    let reqs: Vec<Req> = random_miss_reqs()
+        .into_iter()
+        .map(|r| Req {
+            qpn: r.qpn % qps,
+            ..r
+        })
+        .collect();
+    let (first, last) = stream(&mut drv.bus, &reqs);
+    (last - first + 1, drv.bus.mem.max_outstanding_reads)
 }
 
 /// Walk latency minus levels x memory latency, per `levels`, on the walker

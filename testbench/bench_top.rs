@@ -6,7 +6,8 @@
 //! machine, so a change that slows the hit path or serializes misses fails
 //! here. The wall-clock speed is measured by the bench command only.
 
-use odp_mmu::bench::top_translation;
+use odp_mmu::bench::{top_random_misses, top_translation};
+use odp_mmu::Params;
 
 #[test]
 fn whole_core_meets_the_hit_and_hit_under_miss_targets() {
@@ -42,5 +43,21 @@ fn whole_core_meets_the_hit_and_hit_under_miss_targets() {
         (1..1_000).contains(&n.mr_register_clocks),
         "register_mr took {} clocks",
         n.mr_register_clocks
+    );
+}
+
+/// A parameter takes effect: the small preset's 2 walkers keep exactly 2
+/// page-table reads in flight where the default's 8 keep 8, and serialize
+/// the misses accordingly.
+#[test]
+fn the_walks_parameter_sets_the_walks_in_flight_of_the_whole_core() {
+    let (clocks_small, walks_small) = top_random_misses(&Params::small());
+    let (clocks_default, walks_default) = top_random_misses(&Params::default());
+    println!("small: {walks_small} walks, {clocks_small} clocks; default: {walks_default} walks, {clocks_default} clocks");
+    assert_eq!(walks_small, Params::small().walks, "small preset");
+    assert_eq!(walks_default, Params::default().walks, "default preset");
+    assert!(
+        clocks_small > 3 * clocks_default,
+        "2 walkers took {clocks_small} clocks, 8 took {clocks_default}"
     );
 }

@@ -434,8 +434,6 @@ impl<D: Dut> Bench<D> {
 enum Item {
     B(RspBeat),
     C(Cmd),
-    /// Idle clocks.
-    Idle(u32),
 }
 
 const PKEY: u16 = 0xffff;
@@ -451,7 +449,6 @@ fn run<D: Dut>(
 ) -> Bench<D> {
     let mut b = Bench::new(dut);
     let mut next = 0;
-    let mut idle = 0;
     let mut quiet = 0;
     for _ in 0..100_000 {
         let c = b.clock;
@@ -462,19 +459,12 @@ fn run<D: Dut>(
             m_nak_ready: nak_ready(c),
             ..Ins::default()
         };
-        if b.sweep_left == 0 && idle == 0 {
+        if b.sweep_left == 0 {
             match items.get(next) {
                 Some(Item::B(x)) => i.rsp = Some(*x),
                 Some(Item::C(x)) => i.cmd = Some(*x),
-                Some(Item::Idle(n)) => {
-                    idle = *n;
-                    next += 1;
-                }
                 None => {}
             }
-        }
-        if idle > 0 {
-            idle -= 1;
         }
         let o = b.step(&i);
         if (i.rsp.is_some() && o.s_rsp_ready) || (i.cmd.is_some() && o.s_qpcmd_ready) {
@@ -987,6 +977,8 @@ fn random_run(dut: impl Dut, clocks: u64, seed: u64) {
     let (mut rsp_p, mut nak_p) = (1.0f64, 1.0f64);
     let mut cmds = [0u64; 4];
     let mut psn_next = vec![0u32; 1 << qp_bits];
+    // About eight resets in the minimum length of the run.
+    let reset_odds = (clocks / 8).max(300) as u32;
     while !harness::done(b.clock, clocks, clocks * 20, || {
         vec![
             ("rnr naks", b.r.rnr_naks, 50),
@@ -1009,7 +1001,7 @@ fn random_run(dut: impl Dut, clocks: u64, seed: u64) {
         ]
     }) {
         let c = b.clock;
-        if c % 128 == 0 {
+        if c.is_multiple_of(128) {
             let mode = |rng: &mut StdRng| match rng.gen_range(0..4) {
                 0 => 0.1,
                 1 => 0.5,
@@ -1084,7 +1076,7 @@ fn random_run(dut: impl Dut, clocks: u64, seed: u64) {
             });
         }
         let i = Ins {
-            rst: c < 1 || rng.gen_ratio(1, 6000),
+            rst: c < 1 || rng.gen_ratio(1, reset_odds),
             pkey,
             rnr_timer: timer,
             rsp: queue.front().copied().filter(|_| rng.gen_ratio(7, 8)),

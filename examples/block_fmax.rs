@@ -4,11 +4,13 @@
 //!
 //!     nice -n 10 cargo run --release --example block_fmax -- csr 1 2 3
 //!     nice -n 10 cargo run --release --example block_fmax -- command-unit 1 2 3
+//!     nice -n 10 cargo run --release --example block_fmax -- nak 1 2 3
 //!
 //! Needs the tools of `bash synth/install-tools.sh`. Files go to `build/`.
 
 use odp_mmu::control::command::CommandUnit;
 use odp_mmu::control::{generate_verilog, CsrCaps};
+use odp_mmu::fault::nak::DefaultNakGen;
 use rust_hdl::prelude::*;
 
 fn main() -> Result<(), String> {
@@ -34,7 +36,20 @@ fn main() -> Result<(), String> {
                 odp_mmu::verilog::generate(&u, "command_unit"),
             )
         }
-        other => return Err(format!("block must be csr or command-unit, got {other:?}")),
+        "nak" => {
+            let mut u = DefaultNakGen::new();
+            u.connect_all();
+            (
+                "nak_gen",
+                "clock",
+                odp_mmu::verilog::generate(&u, "nak_gen"),
+            )
+        }
+        other => {
+            return Err(format!(
+                "block must be csr, command-unit or nak, got {other:?}"
+            ))
+        }
     };
     let path = odp_mmu::tools::build_dir().join(format!("{top}.v"));
     odp_mmu::tools::write_if_changed(&path, &verilog)

@@ -13,6 +13,7 @@ pub mod bench;
 pub mod common;
 pub mod control;
 pub mod driver;
+pub mod fault;
 pub mod flow;
 pub mod mr_table;
 pub mod params;

@@ -8,6 +8,7 @@
 pub mod command_ref;
 pub mod host_memory;
 pub mod mr_check;
+pub mod nak_ref;
 pub mod page_table;
 pub mod top;
 pub mod translate_ref;

@@ -266,7 +266,19 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     sr_set: DFF<Bits<SET_BITS>>,
     sr_mr: DFF<Bits<MR_BITS>>,
     sr_vpn: DFF<Bits<52>>,
-    sr_hdup: DFF<Bits<HUGE>>,
+    // The valid huge entry holding the fill's key and size (one-hot, at
+    // most one), found in the fill's stage 0: neither the entries nor
+    // their valid bits can change at the end of that clock.
+    sr_dup_oh: DFF<Bits<HUGE>>,
+    sr_dup_idx: DFF<Bits<8>>,
+    sr_dup_found: DFF<Bit>,
+    // The lowest invalid huge entry, registered every clock from h_valid:
+    // in a fill's stage R it is that of the current h_valid, because
+    // h_valid does not change at the end of a fill's stage 0 (no fill is
+    // in stage 1 and no last sweep step in stage R then).
+    hinv_oh: DFF<Bits<HUGE>>,
+    hinv_idx: DFF<Bits<8>>,
+    hinv_found: DFF<Bit>,
     rr_way: [DFF<Bits<128>>; WAYS],
     rr_meta: DFF<Bits<8>>,
     // The fill of stage R for stage 1: its word, its kind and whether the
@@ -284,11 +296,6 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     s1i_inv_lo: DFF<Bits<52>>,
     s1i_inv_hi: DFF<Bits<52>>,
     s1i_inv_empty: DFF<Bit>,
-    s1i_inv_olo2: DFF<Bits<43>>,
-    s1i_inv_ohi2: DFF<Bits<43>>,
-    s1i_inv_olo1: DFF<Bits<43>>,
-    s1i_inv_ohi1: DFF<Bits<43>>,
-    s1i_inv_oempty: DFF<Bit>,
     // The huge keys are compared with lk_off in stage R, a clock before
     // stage 1: s1_hkey are the entries whose key matched then, s1_wr_oh
     // the entry the fill of stage 1 wrote at the end of that clock, and
@@ -310,7 +317,6 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     s1_fill: DFF<Bit>,
     s1_sweep: DFF<Bit>,
     s1_clear: DFF<Bit>,
-    s1_last: DFF<Bit>,
     s1_set: DFF<Bits<SET_BITS>>,
     s1_mr: DFF<Bits<MR_BITS>>,
     s1_vpn: DFF<Bits<52>>,
@@ -454,6 +460,8 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     targeth_oh: Signal<Local, Bits<HUGE>>,
     mh: Signal<Local, Bits<HUGE>>,
     clrh: Signal<Local, Bits<HUGE>>,
+    hset: Signal<Local, Bits<HUGE>>,
+    hclr: Signal<Local, Bits<HUGE>>,
     hith_found: Signal<Local, Bit>,
     hith_idx: Signal<Local, Bits<8>>,
     duph_found: Signal<Local, Bit>,
@@ -589,7 +597,12 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             sr_set: Default::default(),
             sr_mr: Default::default(),
             sr_vpn: Default::default(),
-            sr_hdup: Default::default(),
+            sr_dup_oh: Default::default(),
+            sr_dup_idx: Default::default(),
+            sr_dup_found: Default::default(),
+            hinv_oh: Default::default(),
+            hinv_idx: Default::default(),
+            hinv_found: Default::default(),
             rr_way: std::array::from_fn(|_| Default::default()),
             rr_meta: Default::default(),
             f1_entry: Default::default(),
@@ -600,11 +613,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             s1i_inv_lo: Default::default(),
             s1i_inv_hi: Default::default(),
             s1i_inv_empty: Default::default(),
-            s1i_inv_olo2: Default::default(),
-            s1i_inv_ohi2: Default::default(),
-            s1i_inv_olo1: Default::default(),
-            s1i_inv_ohi1: Default::default(),
-            s1i_inv_oempty: Default::default(),
             s1_hkey: Default::default(),
             s1_wr_oh: Default::default(),
             s1_nm: Default::default(),
@@ -614,7 +622,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             s1_fill: Default::default(),
             s1_sweep: Default::default(),
             s1_clear: Default::default(),
-            s1_last: Default::default(),
             s1_set: Default::default(),
             s1_mr: Default::default(),
             s1_vpn: Default::default(),
@@ -728,6 +735,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             targeth_oh: Default::default(),
             mh: Default::default(),
             clrh: Default::default(),
+            hset: Default::default(),
+            hclr: Default::default(),
             hith_found: Default::default(),
             hith_idx: Default::default(),
             duph_found: Default::default(),
@@ -809,7 +818,12 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             sr_set,
             sr_mr,
             sr_vpn,
-            sr_hdup,
+            sr_dup_oh,
+            sr_dup_idx,
+            sr_dup_found,
+            hinv_oh,
+            hinv_idx,
+            hinv_found,
             rr_meta,
             f1_entry,
             f1_4k,
@@ -819,11 +833,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             s1i_inv_lo,
             s1i_inv_hi,
             s1i_inv_empty,
-            s1i_inv_olo2,
-            s1i_inv_ohi2,
-            s1i_inv_olo1,
-            s1i_inv_ohi1,
-            s1i_inv_oempty,
             s1_hkey,
             s1_wr_oh,
             s1_nm,
@@ -833,7 +842,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             s1_fill,
             s1_sweep,
             s1_clear,
-            s1_last,
             s1_set,
             s1_mr,
             s1_vpn,
@@ -987,7 +995,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         self.s1_fill.d.next = self.sr_fill.q.val();
         self.s1_sweep.d.next = self.sr_sweep.q.val();
         self.s1_clear.d.next = self.sr_clear.q.val();
-        self.s1_last.d.next = self.sr_last.q.val();
         self.s1_set.d.next = self.sr_set.q.val();
         self.s1_mr.d.next = self.sr_mr.q.val();
         self.s1_vpn.d.next = self.sr_vpn.q.val();
@@ -1019,11 +1026,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         self.s1i_inv_lo.d.next = self.inv_lo.q.val();
         self.s1i_inv_hi.d.next = self.inv_hi.q.val();
         self.s1i_inv_empty.d.next = self.inv_empty.q.val();
-        self.s1i_inv_olo2.d.next = self.inv_olo2.q.val();
-        self.s1i_inv_ohi2.d.next = self.inv_ohi2.q.val();
-        self.s1i_inv_olo1.d.next = self.inv_olo1.q.val();
-        self.s1i_inv_ohi1.d.next = self.inv_ohi1.q.val();
-        self.s1i_inv_oempty.d.next = self.inv_oempty.q.val();
         self.rr_meta.d.next = self.meta.read_data.val();
 
         // Fill acceptance.
@@ -1056,7 +1058,64 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
                             == self.fq_opn.q.val().get_bits::<9>(9))),
             );
         }
-        self.sr_hdup.d.next = self.hdup0.val();
+        self.hvec.next = self.hdup0.val() & self.h_valid.q.val();
+        self.sr_dup_oh.d.next = self.hvec.val();
+        self.sr_dup_found.d.next = self.hvec.val().any();
+        self.duph_idx.next = 0.into();
+        self.idx.next = 0.into();
+        for e in 0..HUGE {
+            if self.hvec.val().get_bit(e) {
+                self.duph_idx.next = self.duph_idx.val() | self.idx.val();
+            }
+            self.idx.next = self.idx.val() + 1;
+        }
+        self.sr_dup_idx.d.next = self.duph_idx.val();
+        // The lowest invalid huge entry (x & -x, a carry chain), for the
+        // next clock.
+        self.hvec.next = !self.h_valid.q.val();
+        self.hneg.next = !self.hvec.val() + 1;
+        self.inv_oh.next = self.hvec.val() & self.hneg.val();
+        self.hinv_oh.d.next = self.inv_oh.val();
+        self.hinv_found.d.next = self.hvec.val().any();
+        self.invh_idx.next = 0.into();
+        self.idx.next = 0.into();
+        for e in 0..HUGE {
+            if self.inv_oh.val().get_bit(e) {
+                self.invh_idx.next = self.invh_idx.val() | self.idx.val();
+            }
+            self.idx.next = self.idx.val() + 1;
+        }
+        self.hinv_idx.d.next = self.invh_idx.val();
+
+        // The last sweep step removes the huge entries it covers at the end
+        // of its stage R (the invalidation registers still hold it then: a
+        // new one is accepted at that edge at the earliest). Registers
+        // only; an entry the fill in stage 1 writes at the same edge is
+        // kept (that fill was checked against the invalidation).
+        self.clrh.next = 0.into();
+        for e in 0..HUGE {
+            self.ent.next = self.h_entry[e].q.val();
+            self.gig.next = self.ent.val().get_bit(121);
+            self.mr_eq.next =
+                self.ent.val().get_bits::<16>(53) == bit_cast::<16, MR_BITS>(self.inv_mr_r.q.val());
+            self.k43.next = self.ent.val().get_bits::<43>(78);
+            self.lo43.next = self.inv_olo2.q.val();
+            self.hi43.next = self.inv_ohi2.q.val();
+            if self.gig.val() {
+                self.lo43.next = self.inv_olo1.q.val();
+                self.hi43.next = self.inv_ohi1.q.val();
+            }
+            self.in_rng.next = !self.inv_oempty.q.val()
+                && (self.k43.val() >= self.lo43.val())
+                && (self.k43.val() <= self.hi43.val());
+            if (self.inv_kind_r.q.val() == 0)
+                || (self.mr_eq.val()
+                    && ((self.inv_kind_r.q.val() == 1)
+                        || ((self.inv_kind_r.q.val() == 2) && self.in_rng.val())))
+            {
+                self.clrh.next = self.clrh.val().replace_bit(e, true);
+            }
+        }
 
         // Invalidation acceptance: precompute the bounds in page units.
         // 4 KiB pages overlapping [lo, hi) are lo_pn..=hi_pn. A huge page
@@ -1273,65 +1332,28 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.hkey1.next = self.hkey1.val() | self.s1_wr_oh.q.val();
         }
         self.mh.next = 0.into();
-        self.clrh.next = 0.into();
-        self.idx.next = 0.into();
         for e in 0..HUGE {
-            self.ent.next = self.h_entry[e].q.val();
-            self.gig.next = self.ent.val().get_bit(121);
-            self.mr_eq.next =
-                self.ent.val().get_bits::<16>(53) == bit_cast::<16, MR_BITS>(self.s1_mr.q.val());
             self.hit_one.next = self.h_valid.q.val().get_bit(e) && self.hkey1.val().get_bit(e);
             self.mh.next = self.mh.val().replace_bit(e, self.hit_one.val());
-            self.k43.next = self.ent.val().get_bits::<43>(78);
-            self.lo43.next = self.s1i_inv_olo2.q.val();
-            self.hi43.next = self.s1i_inv_ohi2.q.val();
-            if self.gig.val() {
-                self.lo43.next = self.s1i_inv_olo1.q.val();
-                self.hi43.next = self.s1i_inv_ohi1.q.val();
-            }
-            self.in_rng.next = !self.s1i_inv_oempty.q.val()
-                && (self.k43.val() >= self.lo43.val())
-                && (self.k43.val() <= self.hi43.val());
-            if self.h_valid.q.val().get_bit(e)
-                && ((self.s1i_inv_kind.q.val() == 0)
-                    || (self.mr_eq.val()
-                        && ((self.s1i_inv_kind.q.val() == 1)
-                            || ((self.s1i_inv_kind.q.val() == 2) && self.in_rng.val()))))
-            {
-                self.clrh.next = self.clrh.val().replace_bit(e, true);
-            }
-            self.idx.next = self.idx.val() + 1;
         }
 
-        // Lowest set bit of each 32-bit vector as x & -x (a carry chain,
-        // not a 32-deep priority chain), then its index by OR-ing the
-        // indices of the set bits. dup: valid entry with the fill's key and
-        // size (at most one); inv: lowest invalid entry. hit (the entry a
-        // lookup makes most recently used) is the OR of the indices of
-        // every match, without the carry chain: keys are unique, so it is
-        // the matching entry (a multi-hit is an invariant violation).
-        self.hvec.next = self.sr_hdup.q.val() & self.h_valid.q.val();
-        self.hneg.next = !self.hvec.val() + 1;
-        self.dup_oh.next = self.hvec.val() & self.hneg.val();
-        self.duph_found.next = self.hvec.val().any();
-        self.hvec.next = !self.h_valid.q.val();
-        self.hneg.next = !self.hvec.val() + 1;
-        self.inv_oh.next = self.hvec.val() & self.hneg.val();
-        self.invh_found.next = self.hvec.val().any();
+        // The fill's huge target candidates, found a clock or more earlier
+        // (see sr_dup_oh, hinv_oh). hit (the entry a lookup makes most
+        // recently used) is the OR of the indices of every match: keys are
+        // unique, so it is the matching entry (a multi-hit is an invariant
+        // violation).
+        self.dup_oh.next = self.sr_dup_oh.q.val();
+        self.duph_found.next = self.sr_dup_found.q.val();
+        self.duph_idx.next = self.sr_dup_idx.q.val();
+        self.inv_oh.next = self.hinv_oh.q.val();
+        self.invh_found.next = self.hinv_found.q.val();
+        self.invh_idx.next = self.hinv_idx.q.val();
         self.hith_found.next = self.mh.val().any();
         self.hith_idx.next = 0.into();
-        self.duph_idx.next = 0.into();
-        self.invh_idx.next = 0.into();
         self.idx.next = 0.into();
         for e in 0..HUGE {
             if self.mh.val().get_bit(e) {
                 self.hith_idx.next = self.hith_idx.val() | self.idx.val();
-            }
-            if self.dup_oh.val().get_bit(e) {
-                self.duph_idx.next = self.duph_idx.val() | self.idx.val();
-            }
-            if self.inv_oh.val().get_bit(e) {
-                self.invh_idx.next = self.invh_idx.val() | self.idx.val();
             }
             self.idx.next = self.idx.val() + 1;
         }
@@ -1556,20 +1578,22 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         if self.s1_lk.q.val() && self.hith_found.val() {
             self.h_plru.d.next = self.plru_h.touched.val();
         }
-        self.s1_wr_oh.d.next = 0.into();
+        self.hset.next = 0.into();
         if self.applyh.val() {
-            self.s1_wr_oh.d.next = self.targeth_oh.val();
+            self.hset.next = self.targeth_oh.val();
             for e in 0..HUGE {
                 if self.targeth_oh.val().get_bit(e) {
                     self.h_entry[e].d.next = self.f1_entry.q.val();
                 }
             }
-            self.h_valid.d.next = self.h_valid.q.val() | self.targeth_oh.val();
             self.h_plru.d.next = self.plru_h.touched.val();
         }
-        if self.s1_sweep.q.val() && self.s1_last.q.val() {
-            self.h_valid.d.next = self.h_valid.q.val() & !self.clrh.val();
+        self.s1_wr_oh.d.next = self.hset.val();
+        self.hclr.next = 0.into();
+        if self.sr_sweep.q.val() && self.sr_last.q.val() {
+            self.hclr.next = self.clrh.val() & !self.hset.val();
         }
+        self.h_valid.d.next = (self.h_valid.q.val() & !self.hclr.val()) | self.hset.val();
 
         // Synchronous reset of every control register (the RAM contents
         // are cleared by the Clear sweep that follows).
@@ -1592,7 +1616,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.s1_fill.d.next = false;
             self.s1_sweep.d.next = false;
             self.s1_clear.d.next = false;
-            self.s1_last.d.next = false;
             self.s2_lk.d.next = false;
             self.s2_hit.d.next = false;
             self.s2_apply.d.next = false;

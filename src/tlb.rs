@@ -369,6 +369,12 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     // held the lookup).
     x_lk: DFF<Bit>,
     x_m4: DFF<Bits<4>>,
+    // The ways of x_m4 whose frame is in x_way (not the way stage 2 wrote
+    // in the lookup's stage 1), and whether that written word, x_e,
+    // matched: the frame select stays an AND-OR of registers.
+    x_m4o: DFF<Bits<4>>,
+    x_me: DFF<Bit>,
+    x_e: DFF<Bits<53>>,
     x_mh: DFF<Bits<HUGE>>,
     x_way: [DFF<Bits<53>>; WAYS],
 
@@ -415,12 +421,14 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     fm_fwdb: Signal<Local, Bit>,
     mq_fwd2: Signal<Local, Bit>,
     mq_fwdb: Signal<Local, Bit>,
-    mq_s2: Signal<Local, Bit>,
     rg_fwd2: Signal<Local, Bit>,
     rg_fwdb: Signal<Local, Bit>,
-    rg_s2: Signal<Local, Bit>,
     meta_eff: Signal<Local, Bits<8>>,
     valid4: Signal<Local, Bits<4>>,
+    valid4s: Signal<Local, Bits<4>>,
+    s2_vfwd: Signal<Local, Bits<4>>,
+    s2_mwe: Signal<Local, Bit>,
+    wa4: Signal<Local, Bits<4>>,
     idx: Signal<Local, Bits<8>>,
     ent: Signal<Local, Bits<128>>,
     mr_eq: Signal<Local, Bit>,
@@ -652,6 +660,9 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             fwdb_entry: Default::default(),
             x_lk: Default::default(),
             x_m4: Default::default(),
+            x_m4o: Default::default(),
+            x_me: Default::default(),
+            x_e: Default::default(),
             x_mh: Default::default(),
             x_way: std::array::from_fn(|_| Default::default()),
             r_valid: Default::default(),
@@ -690,12 +701,14 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             fm_fwdb: Default::default(),
             mq_fwd2: Default::default(),
             mq_fwdb: Default::default(),
-            mq_s2: Default::default(),
             rg_fwd2: Default::default(),
             rg_fwdb: Default::default(),
-            rg_s2: Default::default(),
             meta_eff: Default::default(),
             valid4: Default::default(),
+            valid4s: Default::default(),
+            s2_vfwd: Default::default(),
+            s2_mwe: Default::default(),
+            wa4: Default::default(),
             idx: Default::default(),
             ent: Default::default(),
             mr_eq: Default::default(),
@@ -872,6 +885,9 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             fwdb_entry,
             x_lk,
             x_m4,
+            x_m4o,
+            x_me,
+            x_e,
             x_mh,
             r_valid,
             r_hit,
@@ -1223,7 +1239,35 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         if self.s2_same.q.val() && self.meta_we.val() {
             self.meta_eff.next = self.meta_wd.val();
         }
-        self.valid4.next = self.meta_eff.val().get_bits::<4>(0);
+        // The valid bits without the way stage 2 fills now (registers
+        // only): stage 2's own valid bits after a sweep's clear, and wa4,
+        // the way stage 2 writes in this set (computed from stage 2's
+        // registers), enters only at the end of each decision below.
+        self.s2_vfwd.next = self.s2_meta.q.val().get_bits::<4>(0);
+        if self.s2_sweep.q.val() {
+            self.s2_vfwd.next = self.s2_vfwd.val() & !self.s2_clr4.q.val();
+        }
+        if self.s2_clear.q.val() {
+            self.s2_vfwd.next = 0.into();
+        }
+        self.s2_mwe.next = (self.s2_lk.q.val() && self.s2_hit.q.val())
+            || self.s2_apply.q.val()
+            || self.s2_sweep.q.val();
+        self.valid4s.next = self.rr_meta.q.val().get_bits::<4>(0);
+        if self.fwd2_meta_en.q.val() {
+            self.valid4s.next = self.fwd2_meta.q.val().get_bits::<4>(0);
+        }
+        if self.fwdb_meta_en.q.val() {
+            self.valid4s.next = self.fwdb_meta.q.val().get_bits::<4>(0);
+        }
+        if self.s2_same.q.val() && self.s2_mwe.val() {
+            self.valid4s.next = self.s2_vfwd.val();
+        }
+        self.wa4.next = 0.into();
+        if self.s2_same.q.val() {
+            self.wa4.next = self.way_we.val();
+        }
+        self.valid4.next = self.valid4s.val() | self.wa4.val();
 
         // The fill's own fields (stage R: the holding register is still
         // full), for its word and its coverage check.
@@ -1258,14 +1302,10 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             == bit_cast::<16, MR_BITS>(self.s1_mr.q.val());
         self.mq_fwdb.next = self.fwdb_entry.q.val().get_bits::<16>(53)
             == bit_cast::<16, MR_BITS>(self.s1_mr.q.val());
-        self.mq_s2.next =
-            self.s2_entry.q.val().get_bits::<16>(53) == bit_cast::<16, MR_BITS>(self.s1_mr.q.val());
         self.rg_fwd2.next = (self.fwd2_entry.q.val().get_bits::<52>(69) >= self.s1i_inv_lo.q.val())
             && (self.fwd2_entry.q.val().get_bits::<52>(69) <= self.s1i_inv_hi.q.val());
         self.rg_fwdb.next = (self.fwdb_entry.q.val().get_bits::<52>(69) >= self.s1i_inv_lo.q.val())
             && (self.fwdb_entry.q.val().get_bits::<52>(69) <= self.s1i_inv_hi.q.val());
-        self.rg_s2.next = (self.s2_entry.q.val().get_bits::<52>(69) >= self.s1i_inv_lo.q.val())
-            && (self.s2_entry.q.val().get_bits::<52>(69) <= self.s1i_inv_hi.q.val());
         self.fm_s2.next = (self.s2_entry.q.val().get_bits::<16>(53)
             == bit_cast::<16, MR_BITS>(self.s1_mr.q.val()))
             && (self.s2_entry.q.val().get_bits::<52>(69) == self.s1_vpn.q.val());
@@ -1294,13 +1334,14 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
                 self.mr_eq.next = self.mq_fwdb.val();
                 self.in_rng.next = self.rg_fwdb.val();
             }
-            if self.s2_same.q.val() && self.way_we.val().get_bit(w) {
-                self.ent.next = self.s2_entry.q.val();
-                self.key_eq.next = self.fm_s2.val();
-                self.mr_eq.next = self.mq_s2.val();
-                self.in_rng.next = self.rg_s2.val();
+            // The way stage 2 fills now holds its word, valid: its match
+            // is fm_s2, a sweep keeps it (that fill was checked against the
+            // same invalidation), and its frame reaches the select stage
+            // through x_e.
+            self.hit_one.next = self.valid4s.val().get_bit(w) && self.key_eq.val();
+            if self.wa4.val().get_bit(w) {
+                self.hit_one.next = self.fm_s2.val();
             }
-            self.hit_one.next = self.valid4.val().get_bit(w) && self.key_eq.val();
             self.m4.next = self.m4.val().replace_bit(w, self.hit_one.val());
             self.x_way[w].d.next = self.ent.val().get_bits::<53>(0);
             if self.hit_one.val() && !self.hit4_found.val() {
@@ -1313,8 +1354,10 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             }
             // Invalidation predicate (stage 1 of a sweep step: s1_mr holds
             // the invalidation's MR).
+            // Clearing an invalid way changes nothing, so the valid bit is
+            // not needed here.
             self.in_rng.next = !self.s1i_inv_empty.q.val() && self.in_rng.val();
-            if self.valid4.val().get_bit(w)
+            if !self.wa4.val().get_bit(w)
                 && ((self.s1i_inv_kind.q.val() == 0)
                     || (self.mr_eq.val()
                         && ((self.s1i_inv_kind.q.val() == 1)
@@ -1361,6 +1404,9 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         // What the select stage needs.
         self.x_lk.d.next = self.s1_lk.q.val();
         self.x_m4.d.next = self.m4.val();
+        self.x_m4o.d.next = self.m4.val() & !self.wa4.val();
+        self.x_me.d.next = self.s2_same.q.val() && self.s2_apply.q.val() && self.fm_s2.val();
+        self.x_e.d.next = self.s2_entry.q.val().get_bits::<53>(0);
         self.x_mh.d.next = self.mh.val();
 
         // ---------------------------------------------------------------
@@ -1373,11 +1419,17 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         self.acc_w.next = false;
         self.acc_size.next = 0.into();
         for w in 0..WAYS {
-            if self.x_m4.q.val().get_bit(w) {
+            if self.x_m4o.q.val().get_bit(w) {
                 self.acc_ppn.next = self.acc_ppn.val() | self.x_way[w].q.val().get_bits::<52>(0);
                 if self.x_way[w].q.val().get_bit(52) {
                     self.acc_w.next = true;
                 }
+            }
+        }
+        if self.x_me.q.val() {
+            self.acc_ppn.next = self.acc_ppn.val() | self.x_e.q.val().get_bits::<52>(0);
+            if self.x_e.q.val().get_bit(52) {
+                self.acc_w.next = true;
             }
         }
         for e in 0..HUGE {
@@ -1630,6 +1682,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.fwdb_way.d.next = 0.into();
             self.x_lk.d.next = false;
             self.x_m4.d.next = 0.into();
+            self.x_m4o.d.next = 0.into();
+            self.x_me.d.next = false;
             self.x_mh.d.next = 0.into();
             self.h_valid.d.next = 0.into();
             self.h_plru.d.next = 0.into();

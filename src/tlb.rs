@@ -387,6 +387,7 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
 
     sets_m1_16: Constant<Bits<16>>,
     sets_m1_52: Constant<Bits<52>>,
+    sets_hi_52: Constant<Bits<52>>,
     // Page-number masks that align an off page to 2 MiB / 1 GiB.
     key_mask_2m: Constant<Bits<52>>,
     key_mask_1g: Constant<Bits<52>>,
@@ -412,7 +413,13 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     lo_pn: Signal<Local, Bits<52>>,
     hi_m1: Signal<Local, Bits<64>>,
     hi_pn: Signal<Local, Bits<52>>,
-    span: Signal<Local, Bits<52>>,
+    hi_pn0: Signal<Local, Bits<52>>,
+    span0: Signal<Local, Bits<52>>,
+    lo16n: Signal<Local, Bits<16>>,
+    span1: Signal<Local, Bits<16>>,
+    hi_page0: Signal<Local, Bit>,
+    span_small: Signal<Local, Bit>,
+    span16: Signal<Local, Bits<16>>,
     ohi_m1: Signal<Local, Bits<64>>,
     // Stage 1.
     fwd_same_next: Signal<Local, Bit>,
@@ -673,6 +680,7 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             r_multi: Default::default(),
             sets_m1_16: Constant::new(sets_m1.into()),
             sets_m1_52: Constant::new(sets_m1.into()),
+            sets_hi_52: Constant::new(((!sets_m1) & ((1u64 << 52) - 1)).into()),
             key_mask_2m: Constant::new(0xF_FFFF_FFFF_FE00u64.into()),
             key_mask_1g: Constant::new(0xF_FFFF_FFFC_0000u64.into()),
             hv_mask: std::array::from_fn(|e| Constant::new(Self::victim_path(e).0.into())),
@@ -693,7 +701,13 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             lo_pn: Default::default(),
             hi_m1: Default::default(),
             hi_pn: Default::default(),
-            span: Default::default(),
+            hi_pn0: Default::default(),
+            span0: Default::default(),
+            lo16n: Default::default(),
+            span1: Default::default(),
+            hi_page0: Default::default(),
+            span_small: Default::default(),
+            span16: Default::default(),
             ohi_m1: Default::default(),
             fwd_same_next: Default::default(),
             fwdb_same: Default::default(),
@@ -1142,7 +1156,24 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         self.lo_pn.next = self.inv_va_lo.val().get_bits::<52>(12);
         self.hi_m1.next = self.inv_va_hi.val() - 1;
         self.hi_pn.next = self.hi_m1.val().get_bits::<52>(12);
-        self.span.next = self.hi_pn.val() - self.lo_pn.val();
+        // The sweep length hi_pn - lo_pn without the subtraction of
+        // hi - 1 in front of it (three carry chains in series were the
+        // critical path): hi_pn is hi[63:12] - 1 when hi[11:0] is zero, so
+        // span0 = hi[63:12] - lo_pn is one chain, span0 - 1 (low 16 bits)
+        // a second in parallel, and "span < sets - 1" a zero test of
+        // span0's bits above the set index.
+        self.hi_pn0.next = self.inv_va_hi.val().get_bits::<52>(12);
+        self.hi_page0.next = !self.inv_va_hi.val().get_bits::<12>(0).any();
+        self.span0.next = self.hi_pn0.val() - self.lo_pn.val();
+        self.lo16n.next = !self.lo_pn.val().get_bits::<16>(0);
+        self.span1.next = self.hi_pn0.val().get_bits::<16>(0) + self.lo16n.val();
+        self.span_small.next = !(self.span0.val() & self.sets_hi_52.val()).any()
+            && ((self.span0.val() & self.sets_m1_52.val()) != self.sets_m1_52.val());
+        self.span16.next = self.span0.val().get_bits::<16>(0);
+        if self.hi_page0.val() {
+            self.span_small.next = !(self.span0.val() & self.sets_hi_52.val()).any();
+            self.span16.next = self.span1.val();
+        }
         self.ohi_m1.next = self.inv_off_hi.val() - 1;
         if self.inv_accept.val() {
             self.inv_kind_r.d.next = self.inv_kind.val();
@@ -1163,8 +1194,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             if self.inv_kind.val() == 2 {
                 if self.inv_va_lo.val() >= self.inv_va_hi.val() {
                     self.sweep_left.d.next = 0.into();
-                } else if self.span.val() < self.sets_m1_52.val() {
-                    self.sweep_left.d.next = bit_cast::<16, 52>(self.span.val());
+                } else if self.span_small.val() {
+                    self.sweep_left.d.next = self.span16.val();
                     self.sweep_set.d.next = self.lo_pn.val().get_bits::<SET_BITS>(0);
                 }
             }

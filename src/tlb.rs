@@ -268,10 +268,9 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     sr_vpn: DFF<Bits<52>>,
     // The valid huge entry holding the fill's key and size (one-hot, at
     // most one), found in the fill's stage 0: neither the entries nor
-    // their valid bits can change at the end of that clock.
+    // their valid bits can change at the end of that clock. Its index is
+    // taken in stage R.
     sr_dup_oh: DFF<Bits<HUGE>>,
-    sr_dup_idx: DFF<Bits<8>>,
-    sr_dup_found: DFF<Bit>,
     // The lowest invalid huge entry, registered every clock from h_valid:
     // in a fill's stage R it is that of the current h_valid, because
     // h_valid does not change at the end of a fill's stage 0 (no fill is
@@ -279,6 +278,12 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     hinv_oh: DFF<Bits<HUGE>>,
     hinv_idx: DFF<Bits<8>>,
     hinv_found: DFF<Bit>,
+    // The huge entries the current invalidation covers, registered every
+    // clock (used by the last sweep step in its stage R), and whether it
+    // covers the word the fill in stage 1 writes (the entry that changes
+    // at that edge).
+    clrh_r: DFF<Bits<HUGE>>,
+    clre_r: DFF<Bit>,
     rr_way: [DFF<Bits<128>>; WAYS],
     rr_meta: DFF<Bits<8>>,
     // The fill of stage R for stage 1: its word, its kind and whether the
@@ -297,13 +302,11 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     s1i_inv_hi: DFF<Bits<52>>,
     s1i_inv_empty: DFF<Bit>,
     // The huge keys are compared with lk_off in stage R, a clock before
-    // stage 1: s1_hkey are the entries whose key matched then, s1_wr_oh
-    // the entry the fill of stage 1 wrote at the end of that clock, and
-    // s1_nm whether that new entry matches. Stage 1 only merges them and
-    // applies the valid bits.
-    s1_hkey: DFF<Bits<HUGE>>,
+    // stage 1, and merged there with the valid bits and the entry the fill
+    // of stage 1 writes at the end of that clock: s1_mh is the lookup's
+    // match vector. s1_wr_oh is that written entry (one-hot or zero).
+    s1_mh: DFF<Bits<HUGE>>,
     s1_wr_oh: DFF<Bits<HUGE>>,
-    s1_nm: DFF<Bit>,
     // The huge entry the fill of stage R will write in stage 1 (index and
     // one-hot), chosen in stage R: the entries and their valid bits cannot
     // change at the end of a fill's stage R (no fill and no last sweep step
@@ -431,7 +434,12 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     rg_fwd2: Signal<Local, Bit>,
     rg_fwdb: Signal<Local, Bit>,
     meta_eff: Signal<Local, Bits<8>>,
-    valid4: Signal<Local, Bits<4>>,
+    m4s: Signal<Local, Bits<4>>,
+    hit4s_idx: Signal<Local, Bits<8>>,
+    fmw: Signal<Local, Bit>,
+    eq_sw: Signal<Local, Bit>,
+    eq_lk: Signal<Local, Bit>,
+    eq_fq: Signal<Local, Bit>,
     valid4s: Signal<Local, Bits<4>>,
     s2_vfwd: Signal<Local, Bits<4>>,
     s2_mwe: Signal<Local, Bit>,
@@ -468,7 +476,8 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     hv_up_idx: Signal<Local, Bits<8>>,
     hv_lo_idx: Signal<Local, Bits<8>>,
     hv_idx: Signal<Local, Bits<8>>,
-    hkey1: Signal<Local, Bits<HUGE>>,
+    nm0: Signal<Local, Bit>,
+    mh0: Signal<Local, Bits<HUGE>>,
     sr_opn: Signal<Local, Bits<52>>,
     dup_oh: Signal<Local, Bits<HUGE>>,
     inv_oh: Signal<Local, Bits<HUGE>>,
@@ -476,6 +485,7 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     mh: Signal<Local, Bits<HUGE>>,
     clrh: Signal<Local, Bits<HUGE>>,
     hset: Signal<Local, Bits<HUGE>>,
+    clre: Signal<Local, Bit>,
     hclr: Signal<Local, Bits<HUGE>>,
     hith_found: Signal<Local, Bit>,
     hith_idx: Signal<Local, Bits<8>>,
@@ -613,11 +623,11 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             sr_mr: Default::default(),
             sr_vpn: Default::default(),
             sr_dup_oh: Default::default(),
-            sr_dup_idx: Default::default(),
-            sr_dup_found: Default::default(),
             hinv_oh: Default::default(),
             hinv_idx: Default::default(),
             hinv_found: Default::default(),
+            clrh_r: Default::default(),
+            clre_r: Default::default(),
             rr_way: std::array::from_fn(|_| Default::default()),
             rr_meta: Default::default(),
             f1_entry: Default::default(),
@@ -628,9 +638,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             s1i_inv_lo: Default::default(),
             s1i_inv_hi: Default::default(),
             s1i_inv_empty: Default::default(),
-            s1_hkey: Default::default(),
+            s1_mh: Default::default(),
             s1_wr_oh: Default::default(),
-            s1_nm: Default::default(),
             f1_tidx: Default::default(),
             f1_toh: Default::default(),
             s1_lk: Default::default(),
@@ -718,7 +727,12 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             rg_fwd2: Default::default(),
             rg_fwdb: Default::default(),
             meta_eff: Default::default(),
-            valid4: Default::default(),
+            m4s: Default::default(),
+            hit4s_idx: Default::default(),
+            fmw: Default::default(),
+            eq_sw: Default::default(),
+            eq_lk: Default::default(),
+            eq_fq: Default::default(),
             valid4s: Default::default(),
             s2_vfwd: Default::default(),
             s2_mwe: Default::default(),
@@ -755,7 +769,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             hv_up_idx: Default::default(),
             hv_lo_idx: Default::default(),
             hv_idx: Default::default(),
-            hkey1: Default::default(),
+            nm0: Default::default(),
+            mh0: Default::default(),
             sr_opn: Default::default(),
             dup_oh: Default::default(),
             inv_oh: Default::default(),
@@ -763,6 +778,7 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             mh: Default::default(),
             clrh: Default::default(),
             hset: Default::default(),
+            clre: Default::default(),
             hclr: Default::default(),
             hith_found: Default::default(),
             hith_idx: Default::default(),
@@ -846,11 +862,11 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             sr_mr,
             sr_vpn,
             sr_dup_oh,
-            sr_dup_idx,
-            sr_dup_found,
             hinv_oh,
             hinv_idx,
             hinv_found,
+            clrh_r,
+            clre_r,
             rr_meta,
             f1_entry,
             f1_4k,
@@ -860,9 +876,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             s1i_inv_lo,
             s1i_inv_hi,
             s1i_inv_empty,
-            s1_hkey,
+            s1_mh,
             s1_wr_oh,
-            s1_nm,
             f1_tidx,
             f1_toh,
             s1_lk,
@@ -1046,8 +1061,7 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
                             == self.sr_opn.val().get_bits::<9>(9))),
             );
         }
-        self.s1_hkey.d.next = self.hkey0.val();
-        self.s1_nm.d.next = (self.f1_entry.q.val().get_bits::<16>(53)
+        self.nm0.next = (self.f1_entry.q.val().get_bits::<16>(53)
             == bit_cast::<16, MR_BITS>(self.sr_mr.q.val()))
             && (self.f1_entry.q.val().get_bits::<34>(87) == self.sr_opn.val().get_bits::<34>(18))
             && (self.f1_entry.q.val().get_bit(121)
@@ -1090,16 +1104,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         }
         self.hvec.next = self.hdup0.val() & self.h_valid.q.val();
         self.sr_dup_oh.d.next = self.hvec.val();
-        self.sr_dup_found.d.next = self.hvec.val().any();
-        self.duph_idx.next = 0.into();
-        self.idx.next = 0.into();
-        for e in 0..HUGE {
-            if self.hvec.val().get_bit(e) {
-                self.duph_idx.next = self.duph_idx.val() | self.idx.val();
-            }
-            self.idx.next = self.idx.val() + 1;
-        }
-        self.sr_dup_idx.d.next = self.duph_idx.val();
         // The lowest invalid huge entry (x & -x, a carry chain), for the
         // next clock.
         self.hvec.next = !self.h_valid.q.val();
@@ -1119,9 +1123,13 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
 
         // The last sweep step removes the huge entries it covers at the end
         // of its stage R (the invalidation registers still hold it then: a
-        // new one is accepted at that edge at the earliest). Registers
-        // only; an entry the fill in stage 1 writes at the same edge is
-        // kept (that fill was checked against the invalidation).
+        // new one is accepted at that edge at the earliest). The coverage
+        // is registered a clock earlier (the invalidation registers do not
+        // change at the end of the last step's issue clock); for the entry
+        // a fill wrote at that edge the coverage of its word is used
+        // instead; an entry the fill in stage 1 writes at the last step's
+        // own edge is kept (that fill was checked against the
+        // invalidation in its stage R).
         self.clrh.next = 0.into();
         for e in 0..HUGE {
             self.ent.next = self.h_entry[e].q.val();
@@ -1146,6 +1154,26 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
                 self.clrh.next = self.clrh.val().replace_bit(e, true);
             }
         }
+        self.clrh_r.d.next = self.clrh.val();
+        self.ent.next = self.f1_entry.q.val();
+        self.gig.next = self.ent.val().get_bit(121);
+        self.mr_eq.next =
+            self.ent.val().get_bits::<16>(53) == bit_cast::<16, MR_BITS>(self.inv_mr_r.q.val());
+        self.k43.next = self.ent.val().get_bits::<43>(78);
+        self.lo43.next = self.inv_olo2.q.val();
+        self.hi43.next = self.inv_ohi2.q.val();
+        if self.gig.val() {
+            self.lo43.next = self.inv_olo1.q.val();
+            self.hi43.next = self.inv_ohi1.q.val();
+        }
+        self.in_rng.next = !self.inv_oempty.q.val()
+            && (self.k43.val() >= self.lo43.val())
+            && (self.k43.val() <= self.hi43.val());
+        self.clre.next = (self.inv_kind_r.q.val() == 0)
+            || (self.mr_eq.val()
+                && ((self.inv_kind_r.q.val() == 1)
+                    || ((self.inv_kind_r.q.val() == 2) && self.in_rng.val())));
+        self.clre_r.d.next = self.clre.val();
 
         // Invalidation acceptance: precompute the bounds in page units.
         // 4 KiB pages overlapping [lo, hi) are lo_pn..=hi_pn. A huge page
@@ -1298,7 +1326,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         if self.s2_same.q.val() {
             self.wa4.next = self.way_we.val();
         }
-        self.valid4.next = self.valid4s.val() | self.wa4.val();
 
         // The fill's own fields (stage R: the holding register is still
         // full), for its word and its coverage check.
@@ -1312,6 +1339,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
 
         // 4 KiB ways.
         self.m4.next = 0.into();
+        self.m4s.next = 0.into();
+        self.hit4s_idx.next = 0.into();
         self.clr4.next = 0.into();
         self.hit4_found.next = false;
         self.hit4_idx.next = 0.into();
@@ -1370,16 +1399,19 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             // same invalidation), and its frame reaches the select stage
             // through x_e.
             self.hit_one.next = self.valid4s.val().get_bit(w) && self.key_eq.val();
+            // Valid keys are unique in a set: at most one old word matches.
+            self.m4s.next = self.m4s.val().replace_bit(w, self.hit_one.val());
+            if self.hit_one.val() {
+                self.hit4s_idx.next = self.hit4s_idx.val() | self.idx.val();
+            }
             if self.wa4.val().get_bit(w) {
                 self.hit_one.next = self.fm_s2.val();
             }
             self.m4.next = self.m4.val().replace_bit(w, self.hit_one.val());
             self.x_way[w].d.next = self.ent.val().get_bits::<53>(0);
-            if self.hit_one.val() && !self.hit4_found.val() {
-                self.hit4_found.next = true;
-                self.hit4_idx.next = self.idx.val();
-            }
-            if !self.valid4.val().get_bit(w) && !self.inv4_found.val() {
+            // The first invalid way matters for a fill only, and no fill
+            // is in stage 2 when one is in stage 1 (wa4 is zero then).
+            if !self.valid4s.val().get_bit(w) && !self.inv4_found.val() {
                 self.inv4_found.next = true;
                 self.inv4_idx.next = self.idx.val();
             }
@@ -1398,18 +1430,18 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             }
             self.idx.next = self.idx.val() + 1;
         }
+        // The hit: the way stage 2 fills now when its word matches (that
+        // fill replaced any other copy of the key), else an old word of
+        // another way.
+        self.fmw.next = self.s2_same.q.val() && self.s2_apply.q.val() && self.fm_s2.val();
+        self.hit4_found.next = self.fmw.val() || (self.m4s.val() & !self.wa4.val()).any();
+        self.hit4_idx.next = self.hit4s_idx.val();
+        if self.fmw.val() {
+            self.hit4_idx.next = self.target4.val();
+        }
 
-        // Huge entries: a lookup's matches are stage R's, corrected for
-        // the entry written at the end of stage R, with today's valid bits.
-        self.hkey1.next = self.s1_hkey.q.val() & !self.s1_wr_oh.q.val();
-        if self.s1_nm.q.val() {
-            self.hkey1.next = self.hkey1.val() | self.s1_wr_oh.q.val();
-        }
-        self.mh.next = 0.into();
-        for e in 0..HUGE {
-            self.hit_one.next = self.h_valid.q.val().get_bit(e) && self.hkey1.val().get_bit(e);
-            self.mh.next = self.mh.val().replace_bit(e, self.hit_one.val());
-        }
+        // Huge entries: a lookup's matches, complete from stage R.
+        self.mh.next = self.s1_mh.q.val();
 
         // The fill's huge target candidates, found a clock or more earlier
         // (see sr_dup_oh, hinv_oh). hit (the entry a lookup makes most
@@ -1417,17 +1449,20 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         // unique, so it is the matching entry (a multi-hit is an invariant
         // violation).
         self.dup_oh.next = self.sr_dup_oh.q.val();
-        self.duph_found.next = self.sr_dup_found.q.val();
-        self.duph_idx.next = self.sr_dup_idx.q.val();
+        self.duph_found.next = self.dup_oh.val().any();
         self.inv_oh.next = self.hinv_oh.q.val();
         self.invh_found.next = self.hinv_found.q.val();
         self.invh_idx.next = self.hinv_idx.q.val();
         self.hith_found.next = self.mh.val().any();
         self.hith_idx.next = 0.into();
         self.idx.next = 0.into();
+        self.duph_idx.next = 0.into();
         for e in 0..HUGE {
             if self.mh.val().get_bit(e) {
                 self.hith_idx.next = self.hith_idx.val() | self.idx.val();
+            }
+            if self.dup_oh.val().get_bit(e) {
+                self.duph_idx.next = self.duph_idx.val() | self.idx.val();
             }
             self.idx.next = self.idx.val() + 1;
         }
@@ -1619,7 +1654,17 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         }
         // Stage 2's set is written now; the set read now is stage 1's two
         // clocks later: forward when they are the same.
-        self.fwd_same_next.next = self.s2_set.q.val() == self.rd_set.val();
+        // (s2_set == rd_set, compared with each source of rd_set apart.)
+        self.eq_sw.next = self.s2_set.q.val() == self.sweep_set.q.val();
+        self.eq_lk.next = self.s2_set.q.val() == self.lk_va.val().get_bits::<SET_BITS>(12);
+        self.eq_fq.next = self.s2_set.q.val() == self.fq_vpn.q.val().get_bits::<SET_BITS>(0);
+        self.fwd_same_next.next = self.eq_sw.val();
+        if self.issue_lk.val() {
+            self.fwd_same_next.next = self.eq_lk.val();
+        }
+        if self.issue_fill.val() {
+            self.fwd_same_next.next = self.eq_fq.val();
+        }
         self.fwd_meta_en.d.next = self.meta_we.val() && self.fwd_same_next.val();
         self.fwd_meta.d.next = self.meta_wd.val();
         self.fwd_way.d.next = 0.into();
@@ -1674,9 +1719,21 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         self.s1_wr_oh.d.next = self.hset.val();
         self.hclr.next = 0.into();
         if self.sr_sweep.q.val() && self.sr_last.q.val() {
-            self.hclr.next = self.clrh.val() & !self.hset.val();
+            self.hclr.next = self.clrh_r.q.val() & !self.s1_wr_oh.q.val();
+            if self.clre_r.q.val() {
+                self.hclr.next = self.hclr.val() | self.s1_wr_oh.q.val();
+            }
+            self.hclr.next = self.hclr.val() & !self.hset.val();
         }
         self.h_valid.d.next = (self.h_valid.q.val() & !self.hclr.val()) | self.hset.val();
+        // A lookup in stage R: its huge matches as stage 1 will see them
+        // (h_valid then is this h_valid with this clock's fill set; no
+        // sweep step is in stage R with it).
+        self.mh0.next = self.h_valid.q.val() & self.hkey0.val() & !self.hset.val();
+        if self.nm0.val() {
+            self.mh0.next = self.mh0.val() | self.hset.val();
+        }
+        self.s1_mh.d.next = self.mh0.val();
 
         // Synchronous reset of every control register (the RAM contents
         // are cleared by the Clear sweep that follows).

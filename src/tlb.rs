@@ -266,7 +266,24 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     sr_set: DFF<Bits<SET_BITS>>,
     sr_mr: DFF<Bits<MR_BITS>>,
     sr_vpn: DFF<Bits<52>>,
-    sr_hdup: DFF<Bits<HUGE>>,
+    // The valid huge entry holding the fill's key and size (one-hot, at
+    // most one), found in the fill's stage 0: neither the entries nor
+    // their valid bits can change at the end of that clock. Its index is
+    // taken in stage R.
+    sr_dup_oh: DFF<Bits<HUGE>>,
+    // The lowest invalid huge entry, registered every clock from h_valid:
+    // in a fill's stage R it is that of the current h_valid, because
+    // h_valid does not change at the end of a fill's stage 0 (no fill is
+    // in stage 1 and no last sweep step in stage R then).
+    hinv_oh: DFF<Bits<HUGE>>,
+    hinv_idx: DFF<Bits<8>>,
+    hinv_found: DFF<Bit>,
+    // The huge entries the current invalidation covers, registered every
+    // clock (used by the last sweep step in its stage R), and whether it
+    // covers the word the fill in stage 1 writes (the entry that changes
+    // at that edge).
+    clrh_r: DFF<Bits<HUGE>>,
+    clre_r: DFF<Bit>,
     rr_way: [DFF<Bits<128>>; WAYS],
     rr_meta: DFF<Bits<8>>,
     // The fill of stage R for stage 1: its word, its kind and whether the
@@ -284,19 +301,12 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     s1i_inv_lo: DFF<Bits<52>>,
     s1i_inv_hi: DFF<Bits<52>>,
     s1i_inv_empty: DFF<Bit>,
-    s1i_inv_olo2: DFF<Bits<43>>,
-    s1i_inv_ohi2: DFF<Bits<43>>,
-    s1i_inv_olo1: DFF<Bits<43>>,
-    s1i_inv_ohi1: DFF<Bits<43>>,
-    s1i_inv_oempty: DFF<Bit>,
     // The huge keys are compared with lk_off in stage R, a clock before
-    // stage 1: s1_hkey are the entries whose key matched then, s1_wr_oh
-    // the entry the fill of stage 1 wrote at the end of that clock, and
-    // s1_nm whether that new entry matches. Stage 1 only merges them and
-    // applies the valid bits.
-    s1_hkey: DFF<Bits<HUGE>>,
+    // stage 1, and merged there with the valid bits and the entry the fill
+    // of stage 1 writes at the end of that clock: s1_mh is the lookup's
+    // match vector. s1_wr_oh is that written entry (one-hot or zero).
+    s1_mh: DFF<Bits<HUGE>>,
     s1_wr_oh: DFF<Bits<HUGE>>,
-    s1_nm: DFF<Bit>,
     // The huge entry the fill of stage R will write in stage 1 (index and
     // one-hot), chosen in stage R: the entries and their valid bits cannot
     // change at the end of a fill's stage R (no fill and no last sweep step
@@ -310,7 +320,6 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     s1_fill: DFF<Bit>,
     s1_sweep: DFF<Bit>,
     s1_clear: DFF<Bit>,
-    s1_last: DFF<Bit>,
     s1_set: DFF<Bits<SET_BITS>>,
     s1_mr: DFF<Bits<MR_BITS>>,
     s1_vpn: DFF<Bits<52>>,
@@ -363,6 +372,12 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     // held the lookup).
     x_lk: DFF<Bit>,
     x_m4: DFF<Bits<4>>,
+    // The ways of x_m4 whose frame is in x_way (not the way stage 2 wrote
+    // in the lookup's stage 1), and whether that written word, x_e,
+    // matched: the frame select stays an AND-OR of registers.
+    x_m4o: DFF<Bits<4>>,
+    x_me: DFF<Bit>,
+    x_e: DFF<Bits<53>>,
     x_mh: DFF<Bits<HUGE>>,
     x_way: [DFF<Bits<53>>; WAYS],
 
@@ -375,6 +390,7 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
 
     sets_m1_16: Constant<Bits<16>>,
     sets_m1_52: Constant<Bits<52>>,
+    sets_hi_52: Constant<Bits<52>>,
     // Page-number masks that align an off page to 2 MiB / 1 GiB.
     key_mask_2m: Constant<Bits<52>>,
     key_mask_1g: Constant<Bits<52>>,
@@ -400,7 +416,13 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     lo_pn: Signal<Local, Bits<52>>,
     hi_m1: Signal<Local, Bits<64>>,
     hi_pn: Signal<Local, Bits<52>>,
-    span: Signal<Local, Bits<52>>,
+    hi_pn0: Signal<Local, Bits<52>>,
+    span0: Signal<Local, Bits<52>>,
+    lo16n: Signal<Local, Bits<16>>,
+    span1: Signal<Local, Bits<16>>,
+    hi_page0: Signal<Local, Bit>,
+    span_small: Signal<Local, Bit>,
+    span16: Signal<Local, Bits<16>>,
     ohi_m1: Signal<Local, Bits<64>>,
     // Stage 1.
     fwd_same_next: Signal<Local, Bit>,
@@ -409,12 +431,19 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     fm_fwdb: Signal<Local, Bit>,
     mq_fwd2: Signal<Local, Bit>,
     mq_fwdb: Signal<Local, Bit>,
-    mq_s2: Signal<Local, Bit>,
     rg_fwd2: Signal<Local, Bit>,
     rg_fwdb: Signal<Local, Bit>,
-    rg_s2: Signal<Local, Bit>,
     meta_eff: Signal<Local, Bits<8>>,
-    valid4: Signal<Local, Bits<4>>,
+    m4s: Signal<Local, Bits<4>>,
+    hit4s_idx: Signal<Local, Bits<8>>,
+    fmw: Signal<Local, Bit>,
+    eq_sw: Signal<Local, Bit>,
+    eq_lk: Signal<Local, Bit>,
+    eq_fq: Signal<Local, Bit>,
+    valid4s: Signal<Local, Bits<4>>,
+    s2_vfwd: Signal<Local, Bits<4>>,
+    s2_mwe: Signal<Local, Bit>,
+    wa4: Signal<Local, Bits<4>>,
     idx: Signal<Local, Bits<8>>,
     ent: Signal<Local, Bits<128>>,
     mr_eq: Signal<Local, Bit>,
@@ -447,13 +476,17 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     hv_up_idx: Signal<Local, Bits<8>>,
     hv_lo_idx: Signal<Local, Bits<8>>,
     hv_idx: Signal<Local, Bits<8>>,
-    hkey1: Signal<Local, Bits<HUGE>>,
+    nm0: Signal<Local, Bit>,
+    mh0: Signal<Local, Bits<HUGE>>,
     sr_opn: Signal<Local, Bits<52>>,
     dup_oh: Signal<Local, Bits<HUGE>>,
     inv_oh: Signal<Local, Bits<HUGE>>,
     targeth_oh: Signal<Local, Bits<HUGE>>,
     mh: Signal<Local, Bits<HUGE>>,
     clrh: Signal<Local, Bits<HUGE>>,
+    hset: Signal<Local, Bits<HUGE>>,
+    clre: Signal<Local, Bit>,
+    hclr: Signal<Local, Bits<HUGE>>,
     hith_found: Signal<Local, Bit>,
     hith_idx: Signal<Local, Bits<8>>,
     duph_found: Signal<Local, Bit>,
@@ -589,7 +622,12 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             sr_set: Default::default(),
             sr_mr: Default::default(),
             sr_vpn: Default::default(),
-            sr_hdup: Default::default(),
+            sr_dup_oh: Default::default(),
+            hinv_oh: Default::default(),
+            hinv_idx: Default::default(),
+            hinv_found: Default::default(),
+            clrh_r: Default::default(),
+            clre_r: Default::default(),
             rr_way: std::array::from_fn(|_| Default::default()),
             rr_meta: Default::default(),
             f1_entry: Default::default(),
@@ -600,21 +638,14 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             s1i_inv_lo: Default::default(),
             s1i_inv_hi: Default::default(),
             s1i_inv_empty: Default::default(),
-            s1i_inv_olo2: Default::default(),
-            s1i_inv_ohi2: Default::default(),
-            s1i_inv_olo1: Default::default(),
-            s1i_inv_ohi1: Default::default(),
-            s1i_inv_oempty: Default::default(),
-            s1_hkey: Default::default(),
+            s1_mh: Default::default(),
             s1_wr_oh: Default::default(),
-            s1_nm: Default::default(),
             f1_tidx: Default::default(),
             f1_toh: Default::default(),
             s1_lk: Default::default(),
             s1_fill: Default::default(),
             s1_sweep: Default::default(),
             s1_clear: Default::default(),
-            s1_last: Default::default(),
             s1_set: Default::default(),
             s1_mr: Default::default(),
             s1_vpn: Default::default(),
@@ -645,6 +676,9 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             fwdb_entry: Default::default(),
             x_lk: Default::default(),
             x_m4: Default::default(),
+            x_m4o: Default::default(),
+            x_me: Default::default(),
+            x_e: Default::default(),
             x_mh: Default::default(),
             x_way: std::array::from_fn(|_| Default::default()),
             r_valid: Default::default(),
@@ -655,6 +689,7 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             r_multi: Default::default(),
             sets_m1_16: Constant::new(sets_m1.into()),
             sets_m1_52: Constant::new(sets_m1.into()),
+            sets_hi_52: Constant::new(((!sets_m1) & ((1u64 << 52) - 1)).into()),
             key_mask_2m: Constant::new(0xF_FFFF_FFFF_FE00u64.into()),
             key_mask_1g: Constant::new(0xF_FFFF_FFFC_0000u64.into()),
             hv_mask: std::array::from_fn(|e| Constant::new(Self::victim_path(e).0.into())),
@@ -675,7 +710,13 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             lo_pn: Default::default(),
             hi_m1: Default::default(),
             hi_pn: Default::default(),
-            span: Default::default(),
+            hi_pn0: Default::default(),
+            span0: Default::default(),
+            lo16n: Default::default(),
+            span1: Default::default(),
+            hi_page0: Default::default(),
+            span_small: Default::default(),
+            span16: Default::default(),
             ohi_m1: Default::default(),
             fwd_same_next: Default::default(),
             fwdb_same: Default::default(),
@@ -683,12 +724,19 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             fm_fwdb: Default::default(),
             mq_fwd2: Default::default(),
             mq_fwdb: Default::default(),
-            mq_s2: Default::default(),
             rg_fwd2: Default::default(),
             rg_fwdb: Default::default(),
-            rg_s2: Default::default(),
             meta_eff: Default::default(),
-            valid4: Default::default(),
+            m4s: Default::default(),
+            hit4s_idx: Default::default(),
+            fmw: Default::default(),
+            eq_sw: Default::default(),
+            eq_lk: Default::default(),
+            eq_fq: Default::default(),
+            valid4s: Default::default(),
+            s2_vfwd: Default::default(),
+            s2_mwe: Default::default(),
+            wa4: Default::default(),
             idx: Default::default(),
             ent: Default::default(),
             mr_eq: Default::default(),
@@ -721,13 +769,17 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             hv_up_idx: Default::default(),
             hv_lo_idx: Default::default(),
             hv_idx: Default::default(),
-            hkey1: Default::default(),
+            nm0: Default::default(),
+            mh0: Default::default(),
             sr_opn: Default::default(),
             dup_oh: Default::default(),
             inv_oh: Default::default(),
             targeth_oh: Default::default(),
             mh: Default::default(),
             clrh: Default::default(),
+            hset: Default::default(),
+            clre: Default::default(),
+            hclr: Default::default(),
             hith_found: Default::default(),
             hith_idx: Default::default(),
             duph_found: Default::default(),
@@ -809,7 +861,12 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             sr_set,
             sr_mr,
             sr_vpn,
-            sr_hdup,
+            sr_dup_oh,
+            hinv_oh,
+            hinv_idx,
+            hinv_found,
+            clrh_r,
+            clre_r,
             rr_meta,
             f1_entry,
             f1_4k,
@@ -819,21 +876,14 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             s1i_inv_lo,
             s1i_inv_hi,
             s1i_inv_empty,
-            s1i_inv_olo2,
-            s1i_inv_ohi2,
-            s1i_inv_olo1,
-            s1i_inv_ohi1,
-            s1i_inv_oempty,
-            s1_hkey,
+            s1_mh,
             s1_wr_oh,
-            s1_nm,
             f1_tidx,
             f1_toh,
             s1_lk,
             s1_fill,
             s1_sweep,
             s1_clear,
-            s1_last,
             s1_set,
             s1_mr,
             s1_vpn,
@@ -864,6 +914,9 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             fwdb_entry,
             x_lk,
             x_m4,
+            x_m4o,
+            x_me,
+            x_e,
             x_mh,
             r_valid,
             r_hit,
@@ -987,7 +1040,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         self.s1_fill.d.next = self.sr_fill.q.val();
         self.s1_sweep.d.next = self.sr_sweep.q.val();
         self.s1_clear.d.next = self.sr_clear.q.val();
-        self.s1_last.d.next = self.sr_last.q.val();
         self.s1_set.d.next = self.sr_set.q.val();
         self.s1_mr.d.next = self.sr_mr.q.val();
         self.s1_vpn.d.next = self.sr_vpn.q.val();
@@ -1009,8 +1061,7 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
                             == self.sr_opn.val().get_bits::<9>(9))),
             );
         }
-        self.s1_hkey.d.next = self.hkey0.val();
-        self.s1_nm.d.next = (self.f1_entry.q.val().get_bits::<16>(53)
+        self.nm0.next = (self.f1_entry.q.val().get_bits::<16>(53)
             == bit_cast::<16, MR_BITS>(self.sr_mr.q.val()))
             && (self.f1_entry.q.val().get_bits::<34>(87) == self.sr_opn.val().get_bits::<34>(18))
             && (self.f1_entry.q.val().get_bit(121)
@@ -1019,11 +1070,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         self.s1i_inv_lo.d.next = self.inv_lo.q.val();
         self.s1i_inv_hi.d.next = self.inv_hi.q.val();
         self.s1i_inv_empty.d.next = self.inv_empty.q.val();
-        self.s1i_inv_olo2.d.next = self.inv_olo2.q.val();
-        self.s1i_inv_ohi2.d.next = self.inv_ohi2.q.val();
-        self.s1i_inv_olo1.d.next = self.inv_olo1.q.val();
-        self.s1i_inv_ohi1.d.next = self.inv_ohi1.q.val();
-        self.s1i_inv_oempty.d.next = self.inv_oempty.q.val();
         self.rr_meta.d.next = self.meta.read_data.val();
 
         // Fill acceptance.
@@ -1056,7 +1102,78 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
                             == self.fq_opn.q.val().get_bits::<9>(9))),
             );
         }
-        self.sr_hdup.d.next = self.hdup0.val();
+        self.hvec.next = self.hdup0.val() & self.h_valid.q.val();
+        self.sr_dup_oh.d.next = self.hvec.val();
+        // The lowest invalid huge entry (x & -x, a carry chain), for the
+        // next clock.
+        self.hvec.next = !self.h_valid.q.val();
+        self.hneg.next = !self.hvec.val() + 1;
+        self.inv_oh.next = self.hvec.val() & self.hneg.val();
+        self.hinv_oh.d.next = self.inv_oh.val();
+        self.hinv_found.d.next = self.hvec.val().any();
+        self.invh_idx.next = 0.into();
+        self.idx.next = 0.into();
+        for e in 0..HUGE {
+            if self.inv_oh.val().get_bit(e) {
+                self.invh_idx.next = self.invh_idx.val() | self.idx.val();
+            }
+            self.idx.next = self.idx.val() + 1;
+        }
+        self.hinv_idx.d.next = self.invh_idx.val();
+
+        // The last sweep step removes the huge entries it covers at the end
+        // of its stage R (the invalidation registers still hold it then: a
+        // new one is accepted at that edge at the earliest). The coverage
+        // is registered a clock earlier (the invalidation registers do not
+        // change at the end of the last step's issue clock); for the entry
+        // a fill wrote at that edge the coverage of its word is used
+        // instead; an entry the fill in stage 1 writes at the last step's
+        // own edge is kept (that fill was checked against the
+        // invalidation in its stage R).
+        self.clrh.next = 0.into();
+        for e in 0..HUGE {
+            self.ent.next = self.h_entry[e].q.val();
+            self.gig.next = self.ent.val().get_bit(121);
+            self.mr_eq.next =
+                self.ent.val().get_bits::<16>(53) == bit_cast::<16, MR_BITS>(self.inv_mr_r.q.val());
+            self.k43.next = self.ent.val().get_bits::<43>(78);
+            self.lo43.next = self.inv_olo2.q.val();
+            self.hi43.next = self.inv_ohi2.q.val();
+            if self.gig.val() {
+                self.lo43.next = self.inv_olo1.q.val();
+                self.hi43.next = self.inv_ohi1.q.val();
+            }
+            self.in_rng.next = !self.inv_oempty.q.val()
+                && (self.k43.val() >= self.lo43.val())
+                && (self.k43.val() <= self.hi43.val());
+            if (self.inv_kind_r.q.val() == 0)
+                || (self.mr_eq.val()
+                    && ((self.inv_kind_r.q.val() == 1)
+                        || ((self.inv_kind_r.q.val() == 2) && self.in_rng.val())))
+            {
+                self.clrh.next = self.clrh.val().replace_bit(e, true);
+            }
+        }
+        self.clrh_r.d.next = self.clrh.val();
+        self.ent.next = self.f1_entry.q.val();
+        self.gig.next = self.ent.val().get_bit(121);
+        self.mr_eq.next =
+            self.ent.val().get_bits::<16>(53) == bit_cast::<16, MR_BITS>(self.inv_mr_r.q.val());
+        self.k43.next = self.ent.val().get_bits::<43>(78);
+        self.lo43.next = self.inv_olo2.q.val();
+        self.hi43.next = self.inv_ohi2.q.val();
+        if self.gig.val() {
+            self.lo43.next = self.inv_olo1.q.val();
+            self.hi43.next = self.inv_ohi1.q.val();
+        }
+        self.in_rng.next = !self.inv_oempty.q.val()
+            && (self.k43.val() >= self.lo43.val())
+            && (self.k43.val() <= self.hi43.val());
+        self.clre.next = (self.inv_kind_r.q.val() == 0)
+            || (self.mr_eq.val()
+                && ((self.inv_kind_r.q.val() == 1)
+                    || ((self.inv_kind_r.q.val() == 2) && self.in_rng.val())));
+        self.clre_r.d.next = self.clre.val();
 
         // Invalidation acceptance: precompute the bounds in page units.
         // 4 KiB pages overlapping [lo, hi) are lo_pn..=hi_pn. A huge page
@@ -1067,7 +1184,24 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         self.lo_pn.next = self.inv_va_lo.val().get_bits::<52>(12);
         self.hi_m1.next = self.inv_va_hi.val() - 1;
         self.hi_pn.next = self.hi_m1.val().get_bits::<52>(12);
-        self.span.next = self.hi_pn.val() - self.lo_pn.val();
+        // The sweep length hi_pn - lo_pn without the subtraction of
+        // hi - 1 in front of it (three carry chains in series were the
+        // critical path): hi_pn is hi[63:12] - 1 when hi[11:0] is zero, so
+        // span0 = hi[63:12] - lo_pn is one chain, span0 - 1 (low 16 bits)
+        // a second in parallel, and "span < sets - 1" a zero test of
+        // span0's bits above the set index.
+        self.hi_pn0.next = self.inv_va_hi.val().get_bits::<52>(12);
+        self.hi_page0.next = !self.inv_va_hi.val().get_bits::<12>(0).any();
+        self.span0.next = self.hi_pn0.val() - self.lo_pn.val();
+        self.lo16n.next = !self.lo_pn.val().get_bits::<16>(0);
+        self.span1.next = self.hi_pn0.val().get_bits::<16>(0) + self.lo16n.val();
+        self.span_small.next = !(self.span0.val() & self.sets_hi_52.val()).any()
+            && ((self.span0.val() & self.sets_m1_52.val()) != self.sets_m1_52.val());
+        self.span16.next = self.span0.val().get_bits::<16>(0);
+        if self.hi_page0.val() {
+            self.span_small.next = !(self.span0.val() & self.sets_hi_52.val()).any();
+            self.span16.next = self.span1.val();
+        }
         self.ohi_m1.next = self.inv_off_hi.val() - 1;
         if self.inv_accept.val() {
             self.inv_kind_r.d.next = self.inv_kind.val();
@@ -1088,8 +1222,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             if self.inv_kind.val() == 2 {
                 if self.inv_va_lo.val() >= self.inv_va_hi.val() {
                     self.sweep_left.d.next = 0.into();
-                } else if self.span.val() < self.sets_m1_52.val() {
-                    self.sweep_left.d.next = bit_cast::<16, 52>(self.span.val());
+                } else if self.span_small.val() {
+                    self.sweep_left.d.next = self.span16.val();
                     self.sweep_set.d.next = self.lo_pn.val().get_bits::<SET_BITS>(0);
                 }
             }
@@ -1164,7 +1298,34 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         if self.s2_same.q.val() && self.meta_we.val() {
             self.meta_eff.next = self.meta_wd.val();
         }
-        self.valid4.next = self.meta_eff.val().get_bits::<4>(0);
+        // The valid bits without the way stage 2 fills now (registers
+        // only): stage 2's own valid bits after a sweep's clear, and wa4,
+        // the way stage 2 writes in this set (computed from stage 2's
+        // registers), enters only at the end of each decision below.
+        self.s2_vfwd.next = self.s2_meta.q.val().get_bits::<4>(0);
+        if self.s2_sweep.q.val() {
+            self.s2_vfwd.next = self.s2_vfwd.val() & !self.s2_clr4.q.val();
+        }
+        if self.s2_clear.q.val() {
+            self.s2_vfwd.next = 0.into();
+        }
+        self.s2_mwe.next = (self.s2_lk.q.val() && self.s2_hit.q.val())
+            || self.s2_apply.q.val()
+            || self.s2_sweep.q.val();
+        self.valid4s.next = self.rr_meta.q.val().get_bits::<4>(0);
+        if self.fwd2_meta_en.q.val() {
+            self.valid4s.next = self.fwd2_meta.q.val().get_bits::<4>(0);
+        }
+        if self.fwdb_meta_en.q.val() {
+            self.valid4s.next = self.fwdb_meta.q.val().get_bits::<4>(0);
+        }
+        if self.s2_same.q.val() && self.s2_mwe.val() {
+            self.valid4s.next = self.s2_vfwd.val();
+        }
+        self.wa4.next = 0.into();
+        if self.s2_same.q.val() {
+            self.wa4.next = self.way_we.val();
+        }
 
         // The fill's own fields (stage R: the holding register is still
         // full), for its word and its coverage check.
@@ -1178,6 +1339,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
 
         // 4 KiB ways.
         self.m4.next = 0.into();
+        self.m4s.next = 0.into();
+        self.hit4s_idx.next = 0.into();
         self.clr4.next = 0.into();
         self.hit4_found.next = false;
         self.hit4_idx.next = 0.into();
@@ -1199,14 +1362,10 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             == bit_cast::<16, MR_BITS>(self.s1_mr.q.val());
         self.mq_fwdb.next = self.fwdb_entry.q.val().get_bits::<16>(53)
             == bit_cast::<16, MR_BITS>(self.s1_mr.q.val());
-        self.mq_s2.next =
-            self.s2_entry.q.val().get_bits::<16>(53) == bit_cast::<16, MR_BITS>(self.s1_mr.q.val());
         self.rg_fwd2.next = (self.fwd2_entry.q.val().get_bits::<52>(69) >= self.s1i_inv_lo.q.val())
             && (self.fwd2_entry.q.val().get_bits::<52>(69) <= self.s1i_inv_hi.q.val());
         self.rg_fwdb.next = (self.fwdb_entry.q.val().get_bits::<52>(69) >= self.s1i_inv_lo.q.val())
             && (self.fwdb_entry.q.val().get_bits::<52>(69) <= self.s1i_inv_hi.q.val());
-        self.rg_s2.next = (self.s2_entry.q.val().get_bits::<52>(69) >= self.s1i_inv_lo.q.val())
-            && (self.s2_entry.q.val().get_bits::<52>(69) <= self.s1i_inv_hi.q.val());
         self.fm_s2.next = (self.s2_entry.q.val().get_bits::<16>(53)
             == bit_cast::<16, MR_BITS>(self.s1_mr.q.val()))
             && (self.s2_entry.q.val().get_bits::<52>(69) == self.s1_vpn.q.val());
@@ -1235,27 +1394,33 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
                 self.mr_eq.next = self.mq_fwdb.val();
                 self.in_rng.next = self.rg_fwdb.val();
             }
-            if self.s2_same.q.val() && self.way_we.val().get_bit(w) {
-                self.ent.next = self.s2_entry.q.val();
-                self.key_eq.next = self.fm_s2.val();
-                self.mr_eq.next = self.mq_s2.val();
-                self.in_rng.next = self.rg_s2.val();
+            // The way stage 2 fills now holds its word, valid: its match
+            // is fm_s2, a sweep keeps it (that fill was checked against the
+            // same invalidation), and its frame reaches the select stage
+            // through x_e.
+            self.hit_one.next = self.valid4s.val().get_bit(w) && self.key_eq.val();
+            // Valid keys are unique in a set: at most one old word matches.
+            self.m4s.next = self.m4s.val().replace_bit(w, self.hit_one.val());
+            if self.hit_one.val() {
+                self.hit4s_idx.next = self.hit4s_idx.val() | self.idx.val();
             }
-            self.hit_one.next = self.valid4.val().get_bit(w) && self.key_eq.val();
+            if self.wa4.val().get_bit(w) {
+                self.hit_one.next = self.fm_s2.val();
+            }
             self.m4.next = self.m4.val().replace_bit(w, self.hit_one.val());
             self.x_way[w].d.next = self.ent.val().get_bits::<53>(0);
-            if self.hit_one.val() && !self.hit4_found.val() {
-                self.hit4_found.next = true;
-                self.hit4_idx.next = self.idx.val();
-            }
-            if !self.valid4.val().get_bit(w) && !self.inv4_found.val() {
+            // The first invalid way matters for a fill only, and no fill
+            // is in stage 2 when one is in stage 1 (wa4 is zero then).
+            if !self.valid4s.val().get_bit(w) && !self.inv4_found.val() {
                 self.inv4_found.next = true;
                 self.inv4_idx.next = self.idx.val();
             }
             // Invalidation predicate (stage 1 of a sweep step: s1_mr holds
             // the invalidation's MR).
+            // Clearing an invalid way changes nothing, so the valid bit is
+            // not needed here.
             self.in_rng.next = !self.s1i_inv_empty.q.val() && self.in_rng.val();
-            if self.valid4.val().get_bit(w)
+            if !self.wa4.val().get_bit(w)
                 && ((self.s1i_inv_kind.q.val() == 0)
                     || (self.mr_eq.val()
                         && ((self.s1i_inv_kind.q.val() == 1)
@@ -1265,64 +1430,33 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             }
             self.idx.next = self.idx.val() + 1;
         }
-
-        // Huge entries: a lookup's matches are stage R's, corrected for
-        // the entry written at the end of stage R, with today's valid bits.
-        self.hkey1.next = self.s1_hkey.q.val() & !self.s1_wr_oh.q.val();
-        if self.s1_nm.q.val() {
-            self.hkey1.next = self.hkey1.val() | self.s1_wr_oh.q.val();
-        }
-        self.mh.next = 0.into();
-        self.clrh.next = 0.into();
-        self.idx.next = 0.into();
-        for e in 0..HUGE {
-            self.ent.next = self.h_entry[e].q.val();
-            self.gig.next = self.ent.val().get_bit(121);
-            self.mr_eq.next =
-                self.ent.val().get_bits::<16>(53) == bit_cast::<16, MR_BITS>(self.s1_mr.q.val());
-            self.hit_one.next = self.h_valid.q.val().get_bit(e) && self.hkey1.val().get_bit(e);
-            self.mh.next = self.mh.val().replace_bit(e, self.hit_one.val());
-            self.k43.next = self.ent.val().get_bits::<43>(78);
-            self.lo43.next = self.s1i_inv_olo2.q.val();
-            self.hi43.next = self.s1i_inv_ohi2.q.val();
-            if self.gig.val() {
-                self.lo43.next = self.s1i_inv_olo1.q.val();
-                self.hi43.next = self.s1i_inv_ohi1.q.val();
-            }
-            self.in_rng.next = !self.s1i_inv_oempty.q.val()
-                && (self.k43.val() >= self.lo43.val())
-                && (self.k43.val() <= self.hi43.val());
-            if self.h_valid.q.val().get_bit(e)
-                && ((self.s1i_inv_kind.q.val() == 0)
-                    || (self.mr_eq.val()
-                        && ((self.s1i_inv_kind.q.val() == 1)
-                            || ((self.s1i_inv_kind.q.val() == 2) && self.in_rng.val()))))
-            {
-                self.clrh.next = self.clrh.val().replace_bit(e, true);
-            }
-            self.idx.next = self.idx.val() + 1;
+        // The hit: the way stage 2 fills now when its word matches (that
+        // fill replaced any other copy of the key), else an old word of
+        // another way.
+        self.fmw.next = self.s2_same.q.val() && self.s2_apply.q.val() && self.fm_s2.val();
+        self.hit4_found.next = self.fmw.val() || (self.m4s.val() & !self.wa4.val()).any();
+        self.hit4_idx.next = self.hit4s_idx.val();
+        if self.fmw.val() {
+            self.hit4_idx.next = self.target4.val();
         }
 
-        // Lowest set bit of each 32-bit vector as x & -x (a carry chain,
-        // not a 32-deep priority chain), then its index by OR-ing the
-        // indices of the set bits. dup: valid entry with the fill's key and
-        // size (at most one); inv: lowest invalid entry. hit (the entry a
-        // lookup makes most recently used) is the OR of the indices of
-        // every match, without the carry chain: keys are unique, so it is
-        // the matching entry (a multi-hit is an invariant violation).
-        self.hvec.next = self.sr_hdup.q.val() & self.h_valid.q.val();
-        self.hneg.next = !self.hvec.val() + 1;
-        self.dup_oh.next = self.hvec.val() & self.hneg.val();
-        self.duph_found.next = self.hvec.val().any();
-        self.hvec.next = !self.h_valid.q.val();
-        self.hneg.next = !self.hvec.val() + 1;
-        self.inv_oh.next = self.hvec.val() & self.hneg.val();
-        self.invh_found.next = self.hvec.val().any();
+        // Huge entries: a lookup's matches, complete from stage R.
+        self.mh.next = self.s1_mh.q.val();
+
+        // The fill's huge target candidates, found a clock or more earlier
+        // (see sr_dup_oh, hinv_oh). hit (the entry a lookup makes most
+        // recently used) is the OR of the indices of every match: keys are
+        // unique, so it is the matching entry (a multi-hit is an invariant
+        // violation).
+        self.dup_oh.next = self.sr_dup_oh.q.val();
+        self.duph_found.next = self.dup_oh.val().any();
+        self.inv_oh.next = self.hinv_oh.q.val();
+        self.invh_found.next = self.hinv_found.q.val();
+        self.invh_idx.next = self.hinv_idx.q.val();
         self.hith_found.next = self.mh.val().any();
         self.hith_idx.next = 0.into();
-        self.duph_idx.next = 0.into();
-        self.invh_idx.next = 0.into();
         self.idx.next = 0.into();
+        self.duph_idx.next = 0.into();
         for e in 0..HUGE {
             if self.mh.val().get_bit(e) {
                 self.hith_idx.next = self.hith_idx.val() | self.idx.val();
@@ -1330,15 +1464,15 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             if self.dup_oh.val().get_bit(e) {
                 self.duph_idx.next = self.duph_idx.val() | self.idx.val();
             }
-            if self.inv_oh.val().get_bit(e) {
-                self.invh_idx.next = self.invh_idx.val() | self.idx.val();
-            }
             self.idx.next = self.idx.val() + 1;
         }
 
         // What the select stage needs.
         self.x_lk.d.next = self.s1_lk.q.val();
         self.x_m4.d.next = self.m4.val();
+        self.x_m4o.d.next = self.m4.val() & !self.wa4.val();
+        self.x_me.d.next = self.s2_same.q.val() && self.s2_apply.q.val() && self.fm_s2.val();
+        self.x_e.d.next = self.s2_entry.q.val().get_bits::<53>(0);
         self.x_mh.d.next = self.mh.val();
 
         // ---------------------------------------------------------------
@@ -1351,11 +1485,17 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         self.acc_w.next = false;
         self.acc_size.next = 0.into();
         for w in 0..WAYS {
-            if self.x_m4.q.val().get_bit(w) {
+            if self.x_m4o.q.val().get_bit(w) {
                 self.acc_ppn.next = self.acc_ppn.val() | self.x_way[w].q.val().get_bits::<52>(0);
                 if self.x_way[w].q.val().get_bit(52) {
                     self.acc_w.next = true;
                 }
+            }
+        }
+        if self.x_me.q.val() {
+            self.acc_ppn.next = self.acc_ppn.val() | self.x_e.q.val().get_bits::<52>(0);
+            if self.x_e.q.val().get_bit(52) {
+                self.acc_w.next = true;
             }
         }
         for e in 0..HUGE {
@@ -1514,7 +1654,17 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         }
         // Stage 2's set is written now; the set read now is stage 1's two
         // clocks later: forward when they are the same.
-        self.fwd_same_next.next = self.s2_set.q.val() == self.rd_set.val();
+        // (s2_set == rd_set, compared with each source of rd_set apart.)
+        self.eq_sw.next = self.s2_set.q.val() == self.sweep_set.q.val();
+        self.eq_lk.next = self.s2_set.q.val() == self.lk_va.val().get_bits::<SET_BITS>(12);
+        self.eq_fq.next = self.s2_set.q.val() == self.fq_vpn.q.val().get_bits::<SET_BITS>(0);
+        self.fwd_same_next.next = self.eq_sw.val();
+        if self.issue_lk.val() {
+            self.fwd_same_next.next = self.eq_lk.val();
+        }
+        if self.issue_fill.val() {
+            self.fwd_same_next.next = self.eq_fq.val();
+        }
         self.fwd_meta_en.d.next = self.meta_we.val() && self.fwd_same_next.val();
         self.fwd_meta.d.next = self.meta_wd.val();
         self.fwd_way.d.next = 0.into();
@@ -1556,20 +1706,34 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         if self.s1_lk.q.val() && self.hith_found.val() {
             self.h_plru.d.next = self.plru_h.touched.val();
         }
-        self.s1_wr_oh.d.next = 0.into();
+        self.hset.next = 0.into();
         if self.applyh.val() {
-            self.s1_wr_oh.d.next = self.targeth_oh.val();
+            self.hset.next = self.targeth_oh.val();
             for e in 0..HUGE {
                 if self.targeth_oh.val().get_bit(e) {
                     self.h_entry[e].d.next = self.f1_entry.q.val();
                 }
             }
-            self.h_valid.d.next = self.h_valid.q.val() | self.targeth_oh.val();
             self.h_plru.d.next = self.plru_h.touched.val();
         }
-        if self.s1_sweep.q.val() && self.s1_last.q.val() {
-            self.h_valid.d.next = self.h_valid.q.val() & !self.clrh.val();
+        self.s1_wr_oh.d.next = self.hset.val();
+        self.hclr.next = 0.into();
+        if self.sr_sweep.q.val() && self.sr_last.q.val() {
+            self.hclr.next = self.clrh_r.q.val() & !self.s1_wr_oh.q.val();
+            if self.clre_r.q.val() {
+                self.hclr.next = self.hclr.val() | self.s1_wr_oh.q.val();
+            }
+            self.hclr.next = self.hclr.val() & !self.hset.val();
         }
+        self.h_valid.d.next = (self.h_valid.q.val() & !self.hclr.val()) | self.hset.val();
+        // A lookup in stage R: its huge matches as stage 1 will see them
+        // (h_valid then is this h_valid with this clock's fill set; no
+        // sweep step is in stage R with it).
+        self.mh0.next = self.h_valid.q.val() & self.hkey0.val() & !self.hset.val();
+        if self.nm0.val() {
+            self.mh0.next = self.mh0.val() | self.hset.val();
+        }
+        self.s1_mh.d.next = self.mh0.val();
 
         // Synchronous reset of every control register (the RAM contents
         // are cleared by the Clear sweep that follows).
@@ -1592,7 +1756,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.s1_fill.d.next = false;
             self.s1_sweep.d.next = false;
             self.s1_clear.d.next = false;
-            self.s1_last.d.next = false;
             self.s2_lk.d.next = false;
             self.s2_hit.d.next = false;
             self.s2_apply.d.next = false;
@@ -1607,6 +1770,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.fwdb_way.d.next = 0.into();
             self.x_lk.d.next = false;
             self.x_m4.d.next = 0.into();
+            self.x_m4o.d.next = 0.into();
+            self.x_me.d.next = false;
             self.x_mh.d.next = 0.into();
             self.h_valid.d.next = 0.into();
             self.h_plru.d.next = 0.into();

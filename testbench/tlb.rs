@@ -830,6 +830,22 @@ fn tlb_fill_racing_an_invalidation_does_not_survive_it() {
 }
 
 #[test]
+fn tlb_fill_just_before_a_one_step_invalidation_is_swept() {
+    // A fill accepted 0..6 clocks before a one-step invalidation that
+    // covers it: issued in the clock before the acceptance, it is written
+    // as the sweep's only step is issued and must still be removed.
+    for delay in 0..6 {
+        for size in [SIZE_4K, SIZE_2M, SIZE_1G] {
+            let mut b = default_cfg();
+            b.offer_fill(MR_A.page(0, size, 0x77, true));
+            b.idle(delay);
+            b.inv(MR_A.range(INV_BY_MR_RANGE, 0, KIB4));
+            assert_eq!(MR_A.hit(&mut b, 0), None, "delay {delay}, size {size}");
+        }
+    }
+}
+
+#[test]
 fn tlb_fill_stuck_in_handshake_is_taken_before_inv_done() {
     let mut b = small();
     let first = MR_A.page(0x40_0000, SIZE_4K, 0x1, true);

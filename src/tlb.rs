@@ -323,10 +323,6 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     s1_set: DFF<Bits<SET_BITS>>,
     s1_mr: DFF<Bits<MR_BITS>>,
     s1_vpn: DFF<Bits<52>>,
-    // Huge entries holding the pending fill's key (valid or not), compared
-    // in stage 0 from registers so that stage 1 of a fill only ANDs with
-    // the valid bits.
-
     // Stage 2: the 4 KiB metadata and way writes of the operation that was
     // in stage 1 in the previous clock, computed from these registers only
     // (what stage 1 found: hit, first invalid way, the set's metadata, the

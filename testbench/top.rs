@@ -447,6 +447,10 @@ impl Bus for LockstepSys {
 
 #[test]
 fn top_default_size_with_mrs_and_traffic_in_lockstep_random() {
+    harness::big_stack(default_size_lockstep);
+}
+
+fn default_size_lockstep() {
     let seed = seed();
     let mut rng = StdRng::seed_from_u64(seed);
     let mut mem = HostMemory::new(MemConfig::random(1, 40, seed ^ 1));

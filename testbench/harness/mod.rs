@@ -41,6 +41,24 @@ pub fn seed() -> u64 {
     seed
 }
 
+/// Runs `f` on a thread with a large stack, named like the calling test's
+/// thread (so [`seed`] sees the test's name), and passes its panic on.
+/// rust-hdl models of the full-size core are large values: building and
+/// moving them overflows the test runner's default 2 MiB stack.
+pub fn big_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    let name = std::thread::current()
+        .name()
+        .unwrap_or_default()
+        .to_string();
+    std::thread::Builder::new()
+        .name(name)
+        .stack_size(1 << 30)
+        .spawn(f)
+        .expect("spawn a test thread")
+        .join()
+        .unwrap_or_else(|e| std::panic::resume_unwind(e))
+}
+
 /// The fixed seed of a test: FNV-1a (64-bit) of its name.
 pub fn fixed_seed(name: &str) -> u64 {
     name.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {

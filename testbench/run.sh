@@ -13,6 +13,7 @@ log=build/test-run.log
 start=$(date +%s)
 steps=()
 failed=0
+failed_steps=()
 
 # step NAME CMD...: runs CMD, output to the console and the log, and records
 # its wall time and verdict.
@@ -22,7 +23,13 @@ step() {
     local t0 ds verdict
     t0=$(date +%s%N)
     echo "=== $name: $*" | tee -a "$log"
-    if "$@" 2>&1 | tee -a "$log"; then verdict=ok; else verdict=FAILED; failed=1; fi
+    if "$@" 2>&1 | tee -a "$log"; then
+        verdict=ok
+    else
+        verdict=FAILED
+        failed=1
+        failed_steps+=("$name")
+    fi
     ds=$((($(date +%s%N) - t0) / 100000000))
     steps+=("$(printf '%-28s %6d.%d s  %s' "$name" $((ds / 10)) $((ds % 10)) "$verdict")")
 }
@@ -45,4 +52,9 @@ echo "=== wall time per step"
 printf '%s\n' "${steps[@]}"
 printf '%-28s %6d   s\n' total $(($(date +%s) - start))
 echo "tests: $passed passed, $fails failed"
+# A target that crashes (a stack overflow, an abort) prints no counts: name
+# every failed step so that a crash never reads as "0 failed".
+if ((${#failed_steps[@]})); then
+    echo "failed steps: $(printf '%s, ' "${failed_steps[@]}" | sed 's/, $//')"
+fi
 exit $failed

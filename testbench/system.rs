@@ -626,6 +626,18 @@ fn fill_frame(mem: &mut HostMemory, p: &Page, reqs: &[Requester], images: &[Vec<
     }
 }
 
+/// Sets message MR `k`'s state through the driver (MR_SET_STATE) and in the
+/// bench's copies; returns the clock the command finished.
+fn set_msg_mr_state(drv: &mut Driver<World>, k: usize, state: u32) -> u64 {
+    let mut mr = drv.bus.env.msg[k].mr;
+    drv.set_mr_state(&mut mr, state as u8)
+        .unwrap_or_else(|e| panic!("MR_SET_STATE {state} of message MR {k}: {e}"));
+    let e = &mut drv.bus.env;
+    e.msg[k].mr = mr;
+    e.table[k] = mr.entry();
+    drv.bus.clock()
+}
+
 /// Bring-up, MR registration and a bad command through the driver, then
 /// `clocks` of traffic with the driver playing the OS, then the drain and
 /// the final checks. Returns the clocks run.
@@ -859,16 +871,9 @@ fn system_run(params: &Params, clocks: u64, seed: u64) -> u64 {
             next_map = now + if closing { 20 } else { rng.gen_range(20..1500) };
             continue;
         }
-        if let Some((k, at)) = resume_at.filter(|&(_, at)| now >= at || closing) {
-            let _ = at;
-            let mut mr = drv.bus.env.msg[k].mr;
-            drv.set_mr_state(&mut mr, regmap::mr_state::VALID as u8)
-                .expect("MR resume");
-            let w = &mut drv.bus;
-            w.env.msg[k].mr = mr;
-            let now = w.clock();
-            w.env.msg[k].suspended.last_mut().unwrap().1 = Some(now);
-            w.env.table[k] = mr.entry();
+        if let Some((k, _)) = resume_at.filter(|&(_, at)| now >= at || closing) {
+            let at = set_msg_mr_state(&mut drv, k, regmap::mr_state::VALID);
+            drv.bus.env.msg[k].suspended.last_mut().unwrap().1 = Some(at);
             resume_at = None;
             continue;
         }
@@ -876,15 +881,9 @@ fn system_run(params: &Params, clocks: u64, seed: u64) -> u64 {
             next_csr = now + rng.gen_range(200..3000);
             if resume_at.is_none() && rng.gen_ratio(1, 4) {
                 let k = rng.gen_range(0..n_msg);
-                let mut mr = drv.bus.env.msg[k].mr;
-                drv.set_mr_state(&mut mr, regmap::mr_state::SUSPENDED as u8)
-                    .expect("MR suspend");
-                let w = &mut drv.bus;
-                w.env.msg[k].mr = mr;
-                let now = w.clock();
-                w.env.msg[k].suspended.push((now, None));
-                w.env.table[k] = mr.entry();
-                resume_at = Some((k, w.clock() + rng.gen_range(100..3000)));
+                let at = set_msg_mr_state(&mut drv, k, regmap::mr_state::SUSPENDED);
+                drv.bus.env.msg[k].suspended.push((at, None));
+                resume_at = Some((k, at + rng.gen_range(100..3000)));
                 suspends += 1;
             } else {
                 let n = drv.counter("LOOKUPS").unwrap();

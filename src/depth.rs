@@ -244,8 +244,8 @@ impl Netlist {
             }
         }
         let signals = ids.len();
-        // A signal is shown by its first name, or by the first name Yosys did
-        // not generate (`$...`) if it has one.
+        // A signal is shown by its first name (in name order), or by the
+        // first name Yosys did not generate (`$...`) if it has one.
         let mut names: Vec<Option<(usize, usize)>> = vec![None; signals];
         for (id, index, i) in named {
             let replace = match names[id] {

@@ -484,6 +484,31 @@ pub fn memory_of(cell: &str) -> &str {
     name
 }
 
+/// The memory of tile name `<memory>.<row>.<column>`.
+fn memory_tile(name: &str) -> Option<&str> {
+    let number = |s: &str| !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit());
+    let (head, column) = name.rsplit_once('.')?;
+    let (memory, row) = head.rsplit_once('.')?;
+    (number(column) && number(row)).then_some(memory)
+}
+
+/// A register Yosys added at a block-RAM tile (named after the tile's
+/// input it drives, `<memory>.<row>.<column>_<PIN>`, or after the tile):
+/// (memory, the tile pin).
+pub fn memory_register(register: &str) -> Option<(&str, Option<&str>)> {
+    let is_pin = |p: &str| {
+        p.starts_with(|c: char| c.is_ascii_uppercase())
+            && p.bytes()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+    };
+    if let Some((tile, pin)) = register.rsplit_once('_') {
+        if let Some(memory) = memory_tile(tile).filter(|_| is_pin(pin)) {
+            return Some((memory, Some(pin)));
+        }
+    }
+    memory_tile(register).map(|m| (m, None))
+}
+
 /// Block of memory `memory` (`core.<instances>.<ram>.mem`): rust-hdl makes
 /// each `RAM` an instance holding the array `mem`, and a RAM belongs to the
 /// block that holds it, as a register does.
@@ -690,9 +715,14 @@ pub fn analyse(net: &Netlist, core_top: &str) -> DepthReport {
         let cell = &net.cells[ci];
         let pin = cell.pins[pi].name.as_str();
         let above = usize::from(t > LIMIT_LEVELS * TENTHS_PER_LEVEL);
-        let group = match cell.kind {
-            Kind::Ram | Kind::Dpr16x4 => memory_of(&cell.name).to_string(),
-            _ => group_of(&cell.name),
+        // (group, is a memory, pin shown): a RAM's tiles, and the registers
+        // Yosys put at its inputs, are one memory.
+        let (group, memory, shown) = match cell.kind {
+            Kind::Ram | Kind::Dpr16x4 => (memory_of(&cell.name).to_string(), true, pin),
+            _ => match memory_register(register_of(&cell.name)) {
+                Some((m, tile_pin)) => (m.to_string(), true, tile_pin.unwrap_or(pin)),
+                None => (group_of(&cell.name), false, pin),
+            },
         };
         if let Some(&g) = groups.get(&group) {
             endpoints[g].bits += 1;
@@ -709,9 +739,10 @@ pub fn analyse(net: &Netlist, core_top: &str) -> DepthReport {
             }
             chain.push(short.to_string());
         }
-        let own = match cell.kind {
-            Kind::Ram | Kind::Dpr16x4 => Some(memory_block(&group, core_top)),
-            _ => block(&cell.name, core_top),
+        let own = if memory {
+            Some(memory_block(&group, core_top))
+        } else {
+            block(&cell.name, core_top)
         };
         let block = match own.as_deref() {
             Some(b) if b != "wrapper" => b.to_string(),
@@ -725,7 +756,7 @@ pub fn analyse(net: &Netlist, core_top: &str) -> DepthReport {
         };
         endpoints.push(Endpoint {
             tenths: t,
-            name: format!("{}.{pin}", short_name(&group)),
+            name: format!("{}.{shown}", short_name(&group)),
             block,
             chain,
             bits: 1,
@@ -1045,6 +1076,9 @@ mod tests {
         b.lut("core.tlb.addr_LUT4_Z", &[2], 3);
         b.lut("core.tlb.hit_LUT4_Z", &[4], 5);
         b.ff("core.tlb.hit$q_TRELLIS_FF_Q", 5, 6);
+        // A register Yosys put at a tile's input is part of the memory.
+        b.lut("core.tlb.wd_LUT4_Z", &[3], 30);
+        b.ff("core.tlb.tags.mem.0.1_DIA3_TRELLIS_FF_Q", 30, 31);
         b.net("core.tlb.tags.mem.0.0_DOA0", &[4]);
         b.net("core.tlb.hit$q_TRELLIS_FF_Q_DI", &[5]);
         let r = b.report("translator");
@@ -1053,11 +1087,12 @@ mod tests {
             endpoint(&r, "core.tlb.hit.DI").chain,
             ["core.tlb.tags.mem.0.0", "core.tlb.hit"]
         );
-        // Both tiles are one memory; its deepest input is ADA0 of tile 0
-        // (one LUT); the clock is no endpoint: 3 input bits in all.
-        let ram = endpoint(&r, "core.tlb.tags.mem.ADA0");
-        assert_eq!(ram.tenths, 10);
-        assert_eq!(ram.bits, 3);
+        // Both tiles and the register at DIA3 of tile 1 are one memory; its
+        // deepest input is that register's (two LUTs); the clocks are no
+        // endpoints: 4 input bits in all.
+        let ram = endpoint(&r, "core.tlb.tags.mem.DIA3");
+        assert_eq!(ram.tenths, 20);
+        assert_eq!(ram.bits, 4);
         // A RAM belongs to the block holding the rust-hdl RAM instance.
         assert_eq!(ram.block, "tlb");
         assert_eq!(memory_block("core.payload.mem", "translator"), "translator");
@@ -1240,6 +1275,16 @@ mod tests {
         assert_eq!(short_name("core.x_DOAB"), "core.x_DOAB");
         assert_eq!(memory_of("core.payload.mem.0.4"), "core.payload.mem");
         assert_eq!(memory_of("core.m"), "core.m");
+        assert_eq!(
+            memory_register("core.wi_off.mem.0.1_DIA10"),
+            Some(("core.wi_off.mem", Some("DIA10")))
+        );
+        assert_eq!(
+            memory_register("core.payload.mem.0.4"),
+            Some(("core.payload.mem", None))
+        );
+        assert_eq!(memory_register("core.sl_state$3"), None);
+        assert_eq!(memory_register("core.a.b_DI"), None);
     }
 
     #[test]

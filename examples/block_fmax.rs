@@ -5,11 +5,13 @@
 //!     nice -n 10 cargo run --release --example block_fmax -- csr 1 2 3
 //!     nice -n 10 cargo run --release --example block_fmax -- command-unit 1 2 3
 //!     nice -n 10 cargo run --release --example block_fmax -- nak 1 2 3
+//!     nice -n 10 cargo run --release --example block_fmax -- events 1 2 3
 //!
 //! Needs the tools of `bash synth/install-tools.sh`. Files go to `build/`.
 
 use odp_mmu::control::command::CommandUnit;
 use odp_mmu::control::{generate_verilog, CsrCaps};
+use odp_mmu::fault::events::EventRing;
 use odp_mmu::fault::nak::DefaultNakGen;
 use rust_hdl::prelude::*;
 
@@ -45,9 +47,18 @@ fn main() -> Result<(), String> {
                 odp_mmu::verilog::generate(&u, "nak_gen"),
             )
         }
+        "events" => {
+            let mut u = EventRing::new();
+            u.connect_all();
+            (
+                "event_ring",
+                "clock",
+                odp_mmu::verilog::generate(&u, "event_ring"),
+            )
+        }
         other => {
             return Err(format!(
-                "block must be csr, command-unit or nak, got {other:?}"
+                "block must be csr, command-unit, nak or events, got {other:?}"
             ))
         }
     };

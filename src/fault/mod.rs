@@ -1,13 +1,17 @@
 //! The fault path: what happens to a translation that did not end in OK.
 //!
 //! Built: the RNR NAK generator ([`nak::NakGen`]), the RC responder
-//! discipline per QP on the translator's response stream. To come: the
-//! fault queue (pending faults, event ring, RESUME, wakes).
+//! discipline per QP on the translator's response stream, and the event-ring
+//! writer ([`events::EventRing`]), which writes finished event records to the
+//! ring in host memory. To come: the fault queue (pending faults, RESUME,
+//! wakes).
 //!
 //! The SPEC tables this path uses (response status, ops, AETH syndromes,
-//! QP commands, RNR timer codes) are defined here once; the block, its
-//! reference model and its testbench all take them from here.
+//! QP commands, RNR timer codes, event kinds and the event record layout)
+//! are defined here once; the blocks, their reference models and their
+//! testbenches all take them from here.
 
+pub mod events;
 pub mod nak;
 
 /// Response status: translated, `pa` / `seg_len` are good (SPEC section 2).
@@ -65,3 +69,43 @@ pub const RNR_TIMER_US: [u32; 32] = [
     5_120, 7_680, 10_240, 15_360, 20_480, 30_720, 40_960, 61_440, 81_920, 122_880, 163_840,
     245_760, 327_680, 491_520,
 ];
+
+/// Event kind: a page fault (token, MR, QPN, op, page VA, prefetch hint).
+pub const EVENT_PAGE_FAULT: u64 = 1;
+/// Event kind: an invalidation is done (tag).
+pub const EVENT_INV_DONE: u64 = 2;
+/// Event kind: a prefetch is done (tag, pages filled, pages faulted).
+pub const EVENT_PREFETCH_DONE: u64 = 3;
+/// Event kind: an MR is suspended (MR index).
+pub const EVENT_MR_SUSPENDED: u64 = 4;
+/// Event kind: an error (error code, MR index, detail word).
+pub const EVENT_ERROR: u64 = 5;
+
+/// Bytes of one event record in the ring: four little-endian 64-bit words.
+pub const EVENT_RECORD_BYTES: u64 = 32;
+/// 64-bit words of one event record (one AXI4 INCR burst of this many
+/// 8-byte beats).
+pub const EVENT_RECORD_WORDS: usize = 4;
+/// Word 0 `[7:0]`: the kind (`EVENT_*`).
+pub const EVENT_W0_KIND_SHIFT: u32 = 0;
+/// Word 0 `[15:8]`: the op (page fault) or the error code (error).
+pub const EVENT_W0_CODE_SHIFT: u32 = 8;
+/// Word 0 `[31:16]`: the MR index.
+pub const EVENT_W0_MR_SHIFT: u32 = 16;
+/// Word 0 `[63:32]`: the token (page fault) or the tag (invalidation done,
+/// prefetch done).
+pub const EVENT_W0_TOKEN_SHIFT: u32 = 32;
+/// Word 3 `[23:0]`: the QPN (page fault); `[62:24]` are zero.
+pub const EVENT_W3_QPN_MASK: u64 = 0xff_ffff;
+/// Word 3 bit 63: the owner (phase) bit, set by the ring writer: 1 on the
+/// first lap over a zeroed ring, 0 on the second, and so on.
+pub const EVENT_OWNER_BIT: u32 = 63;
+/// Smallest legal `EQ_LOG2_SIZE` (a ring of 2 records).
+pub const EQ_MIN_LOG2_SIZE: u64 = 1;
+/// Largest legal `EQ_LOG2_SIZE` (a ring of 65536 records, 2 MiB).
+pub const EQ_MAX_LOG2_SIZE: u64 = 16;
+/// AXI ID of every event-ring write burst. The ring writer is the core's
+/// only AXI writer; the value lies outside the walker's read IDs (0..=7) so
+/// that an interconnect sharing one ID space between the channels can tell
+/// them apart.
+pub const EVENT_AXI_ID: u64 = 8;

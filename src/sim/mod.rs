@@ -2,10 +2,11 @@
 //! command: host memory behind an AXI4 slave port (latency, reordering,
 //! backpressure, error injection) with an AXI4 protocol monitor, page tables
 //! laid out in it with the reference walk of SPEC section 3, and the
-//! reference MR protection check; the Verilated-model loader and the
+//! reference MR protection check; the reference event-ring writer; the Verilated-model loader and the
 //! Verilated `odp_mmu` against host memory, a driver [`crate::driver::Bus`].
 
 pub mod command_ref;
+pub mod events_ref;
 pub mod host_memory;
 pub mod mr_check;
 pub mod nak_ref;

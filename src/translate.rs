@@ -281,10 +281,23 @@ pub struct Translator<
     // Replay read: slot whose payload is on the RAM output.
     rp1_valid: DFF<Bit>,
     rp1_slot: DFF<Bits<SLOT_BITS>>,
-    // Walk issue: slot whose walk info is being read / offered.
+    // Walk issue: slot whose walk info is being read / offered. The RAM
+    // words are registered (`wq_*`) before they reach the walker, and the
+    // walker's answer (`wf_*`) before it reaches the slot table: neither
+    // the RAM's clock-to-output nor the walker's coalescing compare sits in
+    // front of the 2^SLOT_BITS slot registers.
     wi_busy: DFF<Bit>,
     wi_have: DFF<Bit>,
+    wi_have2: DFF<Bit>,
     wi_slot: DFF<Bits<SLOT_BITS>>,
+    wq_va: DFF<Bits<64>>,
+    wq_off: DFF<Bits<64>>,
+    wq_root: DFF<Bits<52>>,
+    wq_lvl: DFF<Bits<2>>,
+    wq_mr: DFF<Bits<8>>,
+    wf_fire: DFF<Bit>,
+    wf_id: DFF<Bits<3>>,
+    wf_coal: DFF<Bit>,
     // Output serializer: second beat of a two-page response.
     beat2: DFF<Bit>,
 
@@ -312,6 +325,13 @@ pub struct Translator<
     wi_sel: Signal<Local, Bits<SLOT_BITS>>,
     free_found: Signal<Local, Bit>,
     free_sel: Signal<Local, Bits<SLOT_BITS>>,
+    // Lowest set bit of a slot vector: `v & (!v + 1)` (a carry chain), then
+    // the OR of the indices of its one bit; not a chain through the slots.
+    pe_vec: Signal<Local, Bits<SLOTS>>,
+    pe_neg: Signal<Local, Bits<SLOTS>>,
+    pe_oh: Signal<Local, Bits<SLOTS>>,
+    pe_idx: Signal<Local, Bits<SLOT_BITS>>,
+    wf_match: Signal<Local, Bit>,
     // c2 decision.
     d_last: Signal<Local, Bit>,
     d_req: Signal<Local, XReq>,
@@ -540,7 +560,16 @@ impl<
             rp1_slot: Default::default(),
             wi_busy: Default::default(),
             wi_have: Default::default(),
+            wi_have2: Default::default(),
             wi_slot: Default::default(),
+            wq_va: Default::default(),
+            wq_off: Default::default(),
+            wq_root: Default::default(),
+            wq_lvl: Default::default(),
+            wq_mr: Default::default(),
+            wf_fire: Default::default(),
+            wf_id: Default::default(),
+            wf_coal: Default::default(),
             beat2: Default::default(),
             xreq: Default::default(),
             issue_ok: Default::default(),
@@ -565,6 +594,11 @@ impl<
             wi_sel: Default::default(),
             free_found: Default::default(),
             free_sel: Default::default(),
+            pe_vec: Default::default(),
+            pe_neg: Default::default(),
+            pe_oh: Default::default(),
+            pe_idx: Default::default(),
+            wf_match: Default::default(),
             d_last: Default::default(),
             d_req: Default::default(),
             d_write: Default::default(),
@@ -626,7 +660,8 @@ impl<
             s4_cross, s4_req, s4_va, s5_valid, s5_replay, s5_slot, s5_half, s5_cross, s5_req,
             s5_va, m3_status, m3_mr, m3_off, m3_root, m3_lvl, m4_status, m4_mr, m4_off, m4_root,
             m4_lvl, m5_status, m5_mr, m5_off, m5_root, m5_lvl, b_pend, ha_status, ha_off, ha_hit,
-            ha_ppn, ha_size, ha_w, rp1_valid, rp1_slot, wi_busy, wi_have, wi_slot, beat2
+            ha_ppn, ha_size, ha_w, rp1_valid, rp1_slot, wi_busy, wi_have, wi_have2, wi_slot, wq_va,
+            wq_off, wq_root, wq_lvl, wq_mr, wf_fire, wf_id, wf_coal, beat2
         );
         for i in 0..SLOTS {
             self.sl_valid[i].clock.next = self.clock.val();
@@ -862,19 +897,26 @@ impl<
         self.m5_lvl.d.next = self.m4_lvl.q.val();
 
         // ---- replay selection: a ready head of its QP, not in flight ----
-        self.rp_found.next = false;
-        self.rp_sel.next = 0.into();
+        self.pe_vec.next = 0.into();
         for i in 0..SLOTS {
-            if self.sl_valid[i].q.val()
-                & (!self.sl_pred_valid[i].q.val())
-                & (!self.sl_in_flight[i].q.val())
-                & (self.sl_state[i].q.val().get_bit(1))
-                & (!self.rp_found.val())
-            {
-                self.rp_found.next = true;
-                self.rp_sel.next = i.to_bits();
+            self.pe_vec.next = self.pe_vec.val().replace_bit(
+                i,
+                self.sl_valid[i].q.val()
+                    & (!self.sl_pred_valid[i].q.val())
+                    & (!self.sl_in_flight[i].q.val())
+                    & (self.sl_state[i].q.val().get_bit(1)),
+            );
+        }
+        self.pe_neg.next = !self.pe_vec.val() + 1;
+        self.pe_oh.next = self.pe_vec.val() & self.pe_neg.val();
+        self.pe_idx.next = 0.into();
+        for i in 0..SLOTS {
+            if self.pe_oh.val().get_bit(i) {
+                self.pe_idx.next = self.pe_idx.val() | i.to_bits();
             }
         }
+        self.rp_found.next = self.pe_vec.val().any();
+        self.rp_sel.next = self.pe_idx.val();
         self.rp_take.next = self.rp_found.val() & ((!self.rp1_valid.q.val()) | self.c0_rp.val());
         self.payload.read_address.next = self.rp1_slot.q.val();
         if self.c0_rp.val() {
@@ -1028,14 +1070,20 @@ impl<
         self.mon_overflow.next = self.out_fifo.overflow.val();
 
         // Free slot for a new park (lowest index).
-        self.free_found.next = false;
-        self.free_sel.next = 0.into();
+        self.pe_vec.next = 0.into();
         for i in 0..SLOTS {
-            if (!self.sl_valid[i].q.val()) & (!self.free_found.val()) {
-                self.free_found.next = true;
-                self.free_sel.next = i.to_bits();
+            self.pe_vec.next = self.pe_vec.val().replace_bit(i, !self.sl_valid[i].q.val());
+        }
+        self.pe_neg.next = !self.pe_vec.val() + 1;
+        self.pe_oh.next = self.pe_vec.val() & self.pe_neg.val();
+        self.pe_idx.next = 0.into();
+        for i in 0..SLOTS {
+            if self.pe_oh.val().get_bit(i) {
+                self.pe_idx.next = self.pe_idx.val() | i.to_bits();
             }
         }
+        self.free_found.next = self.pe_vec.val().any();
+        self.free_sel.next = self.pe_idx.val();
         self.d_slot.next = self.s5_slot.q.val();
         if !self.s5_replay.q.val() {
             self.d_slot.next = self.free_sel.val();
@@ -1109,14 +1157,27 @@ impl<
         self.mon_parked.next = self.used_cnt.q.val();
 
         // ---- walk issue: one parked request that needs a walk at a time ----
-        self.wi_found.next = false;
-        self.wi_sel.next = 0.into();
+        // Select (wi_busy rises), RAM read (wi_have), RAM words registered
+        // (wi_have2: offered to the walker from registers), walker's answer
+        // registered (wf_fire: the slot table is updated and the issue
+        // frees for the next slot).
+        self.pe_vec.next = 0.into();
         for i in 0..SLOTS {
-            if self.sl_valid[i].q.val() & (self.sl_state[i].q.val() == 0) & (!self.wi_found.val()) {
-                self.wi_found.next = true;
-                self.wi_sel.next = i.to_bits();
+            self.pe_vec.next = self.pe_vec.val().replace_bit(
+                i,
+                self.sl_valid[i].q.val() & (self.sl_state[i].q.val() == 0),
+            );
+        }
+        self.pe_neg.next = !self.pe_vec.val() + 1;
+        self.pe_oh.next = self.pe_vec.val() & self.pe_neg.val();
+        self.pe_idx.next = 0.into();
+        for i in 0..SLOTS {
+            if self.pe_oh.val().get_bit(i) {
+                self.pe_idx.next = self.pe_idx.val() | i.to_bits();
             }
         }
+        self.wi_found.next = self.pe_vec.val().any();
+        self.wi_sel.next = self.pe_idx.val();
         self.wi_va.read_address.next = self.wi_slot.q.val();
         self.wi_off.read_address.next = self.wi_slot.q.val();
         self.wi_root.read_address.next = self.wi_slot.q.val();
@@ -1131,28 +1192,41 @@ impl<
             self.wi_lvl.read_address.next = self.wi_sel.val();
             self.wi_mr.read_address.next = self.wi_sel.val();
         }
-        // The walk info is on the RAM output from the clock after selection.
+        // The walk info is on the RAM output from the clock after selection
+        // (the address is held while busy), in wq_* from the clock after.
         self.wi_have.d.next = self.wi_busy.q.val();
+        self.wi_have2.d.next = self.wi_have.q.val();
+        self.wq_va.d.next = self.wi_va.read_data.val();
+        self.wq_off.d.next = self.wi_off.read_data.val();
+        self.wq_root.d.next = self.wi_root.read_data.val();
+        self.wq_lvl.d.next = self.wi_lvl.read_data.val();
+        self.wq_mr.d.next = self.wi_mr.read_data.val();
         // No attach while a completion is offered: the request could join
         // the very walk that is finishing and never see its completion.
-        self.walker.req_valid.next =
-            self.wi_busy.q.val() & self.wi_have.q.val() & (!self.walker.done_valid.val());
-        self.walker.req_mr.next = self.wi_mr.read_data.val();
-        self.walker.req_off.next = self.wi_off.read_data.val();
-        self.walker.req_root.next = self.wi_root.read_data.val();
-        self.walker.req_levels_m1.next = self.wi_lvl.read_data.val();
-        if self.walker.req_valid.val() & self.walker.req_ready.val() {
+        self.walker.req_valid.next = self.wi_busy.q.val()
+            & self.wi_have2.q.val()
+            & (!self.wf_fire.q.val())
+            & (!self.walker.done_valid.val());
+        self.walker.req_mr.next = self.wq_mr.q.val();
+        self.walker.req_off.next = self.wq_off.q.val();
+        self.walker.req_root.next = self.wq_root.q.val();
+        self.walker.req_levels_m1.next = self.wq_lvl.q.val();
+        self.wf_fire.d.next = self.walker.req_valid.val() & self.walker.req_ready.val();
+        self.wf_id.d.next = self.walker.req_id.val();
+        self.wf_coal.d.next = self.walker.req_coalesced.val();
+        if self.wf_fire.q.val() {
             self.wi_busy.d.next = false;
             self.wi_have.d.next = false;
+            self.wi_have2.d.next = false;
             for i in 0..SLOTS {
                 if self.wi_slot.q.val().index() == i {
                     self.sl_state[i].d.next = 1.into();
-                    self.sl_walk[i].d.next = self.walker.req_id.val();
+                    self.sl_walk[i].d.next = self.wf_id.q.val();
                 }
             }
             for i in 0..8 {
-                if (self.walker.req_id.val().index() == i) & (!self.walker.req_coalesced.val()) {
-                    self.walk_va[i].d.next = self.wi_va.read_data.val();
+                if (self.wf_id.q.val().index() == i) & (!self.wf_coal.q.val()) {
+                    self.walk_va[i].d.next = self.wq_va.q.val();
                 }
             }
         }
@@ -1175,11 +1249,17 @@ impl<
         self.tlb.fill_size.next = self.walker.done_size.val();
         self.tlb.fill_writable.next = self.walker.done_writable.val();
         self.w_done.next = self.walker.done_valid.val() & self.walker.done_ready.val();
+        // The slot the walk issue updates now (wf_fire) is WALKING from this
+        // edge on: a completion of its walk in this clock is its too (it
+        // attached to a walk in flight one clock ago).
+        self.wf_match.next =
+            self.wf_fire.q.val() & (self.wf_id.q.val() == self.walker.done_id.val());
         for i in 0..SLOTS {
             if self.w_done.val()
                 & self.sl_valid[i].q.val()
-                & (self.sl_state[i].q.val() == 1)
-                & (self.sl_walk[i].q.val() == self.walker.done_id.val())
+                & (((self.sl_state[i].q.val() == 1)
+                    & (self.sl_walk[i].q.val() == self.walker.done_id.val()))
+                    | (self.wf_match.val() & (self.wi_slot.q.val().index() == i)))
             {
                 if self.walker.done_stale.val() {
                     self.sl_state[i].d.next = 0.into();
@@ -1250,6 +1330,8 @@ impl<
             self.rp1_valid.d.next = false;
             self.wi_busy.d.next = false;
             self.wi_have.d.next = false;
+            self.wi_have2.d.next = false;
+            self.wf_fire.d.next = false;
             self.beat2.d.next = false;
         }
     }

@@ -298,6 +298,19 @@ pub struct Translator<
     wf_fire: DFF<Bit>,
     wf_id: DFF<Bits<3>>,
     wf_coal: DFF<Bit>,
+    // Walk completion, registered as the walker hands it over (`dr_*`): the
+    // TLB fill and the slot table's update start from these registers. A
+    // completion held here when an invalidation is accepted becomes stale
+    // (its requests walk again), as the walks still in the walker do.
+    dr_valid: DFF<Bit>,
+    dr_id: DFF<Bits<3>>,
+    dr_status: DFF<Bits<2>>,
+    dr_mr: DFF<Bits<8>>,
+    dr_off: DFF<Bits<64>>,
+    dr_ppn: DFF<Bits<52>>,
+    dr_size: DFF<Bits<2>>,
+    dr_w: DFF<Bit>,
+    dr_stale: DFF<Bit>,
     // Output serializer: second beat of a two-page response.
     beat2: DFF<Bit>,
 
@@ -331,7 +344,7 @@ pub struct Translator<
     pe_neg: Signal<Local, Bits<SLOTS>>,
     pe_oh: Signal<Local, Bits<SLOTS>>,
     pe_idx: Signal<Local, Bits<SLOT_BITS>>,
-    wf_match: Signal<Local, Bit>,
+    dr_take: Signal<Local, Bit>,
     // c2 decision.
     d_last: Signal<Local, Bit>,
     d_req: Signal<Local, XReq>,
@@ -570,6 +583,15 @@ impl<
             wf_fire: Default::default(),
             wf_id: Default::default(),
             wf_coal: Default::default(),
+            dr_valid: Default::default(),
+            dr_id: Default::default(),
+            dr_status: Default::default(),
+            dr_mr: Default::default(),
+            dr_off: Default::default(),
+            dr_ppn: Default::default(),
+            dr_size: Default::default(),
+            dr_w: Default::default(),
+            dr_stale: Default::default(),
             beat2: Default::default(),
             xreq: Default::default(),
             issue_ok: Default::default(),
@@ -598,7 +620,7 @@ impl<
             pe_neg: Default::default(),
             pe_oh: Default::default(),
             pe_idx: Default::default(),
-            wf_match: Default::default(),
+            dr_take: Default::default(),
             d_last: Default::default(),
             d_req: Default::default(),
             d_write: Default::default(),
@@ -661,7 +683,8 @@ impl<
             s5_va, m3_status, m3_mr, m3_off, m3_root, m3_lvl, m4_status, m4_mr, m4_off, m4_root,
             m4_lvl, m5_status, m5_mr, m5_off, m5_root, m5_lvl, b_pend, ha_status, ha_off, ha_hit,
             ha_ppn, ha_size, ha_w, rp1_valid, rp1_slot, wi_busy, wi_have, wi_have2, wi_slot, wq_va,
-            wq_off, wq_root, wq_lvl, wq_mr, wf_fire, wf_id, wf_coal, beat2
+            wq_off, wq_root, wq_lvl, wq_mr, wf_fire, wf_id, wf_coal, dr_valid, dr_id, dr_status,
+            dr_mr, dr_off, dr_ppn, dr_size, dr_w, dr_stale, beat2
         );
         for i in 0..SLOTS {
             self.sl_valid[i].clock.next = self.clock.val();
@@ -800,8 +823,14 @@ impl<
         self.c0_half.next = false;
         self.c0_req.next = self.xreq.val();
         self.c0_va.next = self.s_xreq_va.val();
+        // The lookup's fields are chosen by registers alone (a replay's
+        // payload is on the RAM output while rp1_valid; a new request is
+        // not taken then): issue_ok gates only the valid bit, so the MR
+        // table's address does not wait for it.
         if self.c0_rp.val() {
             self.c0_valid.next = true;
+        }
+        if self.rp1_valid.q.val() {
             self.c0_replay.next = true;
             self.c0_slot.next = self.rp1_slot.q.val();
             self.c0_req.next = self.payload.read_data.val();
@@ -1201,11 +1230,14 @@ impl<
         self.wq_root.d.next = self.wi_root.read_data.val();
         self.wq_lvl.d.next = self.wi_lvl.read_data.val();
         self.wq_mr.d.next = self.wi_mr.read_data.val();
-        // No attach while a completion is offered: the request could join
-        // the very walk that is finishing and never see its completion.
+        // No attach while a completion is offered or held in dr_*: the
+        // request could join the very walk that is finishing and never see
+        // its completion, or get a walk id whose old completion is still
+        // to be applied.
         self.walker.req_valid.next = self.wi_busy.q.val()
             & self.wi_have2.q.val()
             & (!self.wf_fire.q.val())
+            & (!self.dr_valid.q.val())
             & (!self.walker.done_valid.val());
         self.walker.req_mr.next = self.wq_mr.q.val();
         self.walker.req_off.next = self.wq_off.q.val();
@@ -1232,47 +1264,59 @@ impl<
         }
 
         // ---- walk completion: fill the TLB, wake the requests waiting ----
-        self.w_fill.next = self.walker.done_valid.val()
-            & (self.walker.done_status.val() == 0)
-            & (!self.walker.done_stale.val());
-        self.walker.done_ready.next = (!self.w_fill.val()) | self.tlb.fill_ready.val();
+        self.w_fill.next =
+            self.dr_valid.q.val() & (self.dr_status.q.val() == 0) & (!self.dr_stale.q.val());
+        self.dr_take.next =
+            self.dr_valid.q.val() & ((!self.w_fill.val()) | self.tlb.fill_ready.val());
+        self.walker.done_ready.next = (!self.dr_valid.q.val()) | self.dr_take.val();
+        if self.dr_take.val() {
+            self.dr_valid.d.next = false;
+        }
+        if self.walker.done_valid.val() & self.walker.done_ready.val() {
+            self.dr_valid.d.next = true;
+            self.dr_id.d.next = self.walker.done_id.val();
+            self.dr_status.d.next = self.walker.done_status.val();
+            self.dr_mr.d.next = self.walker.done_mr.val();
+            self.dr_off.d.next = self.walker.done_off.val();
+            self.dr_ppn.d.next = self.walker.done_ppn.val();
+            self.dr_size.d.next = self.walker.done_size.val();
+            self.dr_w.d.next = self.walker.done_writable.val();
+            self.dr_stale.d.next =
+                self.walker.done_stale.val() | (self.inv_valid.val() & self.tlb.inv_ready.val());
+        } else if self.inv_valid.val() & self.tlb.inv_ready.val() {
+            self.dr_stale.d.next = true;
+        }
         self.tlb.fill_valid.next = self.w_fill.val();
-        self.tlb.fill_mr.next = self.walker.done_mr.val().get_bits::<MR_BITS>(0);
+        self.tlb.fill_mr.next = self.dr_mr.q.val().get_bits::<MR_BITS>(0);
         self.tlb.fill_va.next = self.walk_va[0].q.val();
         for i in 0..8 {
-            if self.walker.done_id.val().index() == i {
+            if self.dr_id.q.val().index() == i {
                 self.tlb.fill_va.next = self.walk_va[i].q.val();
             }
         }
-        self.tlb.fill_off.next = self.walker.done_off.val();
-        self.tlb.fill_ppn.next = self.walker.done_ppn.val();
-        self.tlb.fill_size.next = self.walker.done_size.val();
-        self.tlb.fill_writable.next = self.walker.done_writable.val();
-        self.w_done.next = self.walker.done_valid.val() & self.walker.done_ready.val();
-        // The slot the walk issue updates now (wf_fire) is WALKING from this
-        // edge on: a completion of its walk in this clock is its too (it
-        // attached to a walk in flight one clock ago).
-        self.wf_match.next =
-            self.wf_fire.q.val() & (self.wf_id.q.val() == self.walker.done_id.val());
+        self.tlb.fill_off.next = self.dr_off.q.val();
+        self.tlb.fill_ppn.next = self.dr_ppn.q.val();
+        self.tlb.fill_size.next = self.dr_size.q.val();
+        self.tlb.fill_writable.next = self.dr_w.q.val();
+        self.w_done.next = self.dr_take.val();
         for i in 0..SLOTS {
             if self.w_done.val()
                 & self.sl_valid[i].q.val()
-                & (((self.sl_state[i].q.val() == 1)
-                    & (self.sl_walk[i].q.val() == self.walker.done_id.val()))
-                    | (self.wf_match.val() & (self.wi_slot.q.val().index() == i)))
+                & (self.sl_state[i].q.val() == 1)
+                & (self.sl_walk[i].q.val() == self.dr_id.q.val())
             {
-                if self.walker.done_stale.val() {
+                if self.dr_stale.q.val() {
                     self.sl_state[i].d.next = 0.into();
-                } else if self.walker.done_status.val() == 0 {
+                } else if self.dr_status.q.val() == 0 {
                     self.sl_state[i].d.next = 2.into();
-                    if self.sl_write[i].q.val() & (!self.walker.done_writable.val()) {
+                    if self.sl_write[i].q.val() & (!self.dr_w.q.val()) {
                         self.sl_state[i].d.next = 3.into();
                         self.sl_forced[i].d.next = 2.into();
                         if self.sl_remote[i].q.val() {
                             self.sl_forced[i].d.next = 1.into();
                         }
                     }
-                } else if self.walker.done_status.val() == 1 {
+                } else if self.dr_status.q.val() == 1 {
                     self.sl_state[i].d.next = 3.into();
                     self.sl_forced[i].d.next = 2.into();
                     if self.sl_remote[i].q.val() {
@@ -1332,6 +1376,7 @@ impl<
             self.wi_have.d.next = false;
             self.wi_have2.d.next = false;
             self.wf_fire.d.next = false;
+            self.dr_valid.d.next = false;
             self.beat2.d.next = false;
         }
     }

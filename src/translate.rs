@@ -278,6 +278,30 @@ pub struct Translator<
     ha_ppn: DFF<Bits<52>>,
     ha_size: DFF<Bits<2>>,
     ha_w: DFF<Bit>,
+    // The A half's beat lengths, for the decision at B: covered by A's
+    // page (one beat), else A's and B's lengths.
+    ha_cov: DFF<Bit>,
+    ha_len0: DFF<Bits<13>>,
+    ha_len1: DFF<Bits<13>>,
+    // The decision's terms that need no TLB result, computed at c4 for
+    // the request that decides at c5: its QP's parked requests (match
+    // vector and chain tail, corrected at c5 for the slot the decision of
+    // this clock allocates or frees: c5_fwd_*, c5_freed), its slot's forced
+    // answer (a replay's slot does not change while it is in flight), the
+    // QPN range check, and per page size (4 KiB, 2 MiB, 1 GiB) whether the
+    // first page covers the access and the first beat's length.
+    c5_mv: DFF<Bits<SLOTS>>,
+    c5_tail: DFF<Bits<SLOT_BITS>>,
+    c5_fwd_alloc: DFF<Bit>,
+    c5_fwd_slot: DFF<Bits<SLOT_BITS>>,
+    c5_freed: DFF<Bits<SLOTS>>,
+    c5_fv: DFF<Bit>,
+    c5_forced: DFF<Bits<3>>,
+    c5_qbad: DFF<Bit>,
+    c5_cov: DFF<Bits<3>>,
+    c5_l0_4k: DFF<Bits<13>>,
+    c5_l0_2m: DFF<Bits<13>>,
+    c5_l0_1g: DFF<Bits<13>>,
     // Replay read: slot whose payload is on the RAM output.
     rp1_valid: DFF<Bit>,
     rp1_slot: DFF<Bits<SLOT_BITS>>,
@@ -362,14 +386,22 @@ pub struct Translator<
     d_mask_a: Signal<Local, Bits<64>>,
     d_mask_b: Signal<Local, Bits<64>>,
     d_in_a: Signal<Local, Bits<64>>,
-    d_rem_a: Signal<Local, Bits<64>>,
-    d_len64: Signal<Local, Bits<64>>,
     d_covered: Signal<Local, Bit>,
     d_pa_a: Signal<Local, Bits<64>>,
     d_pa_b: Signal<Local, Bits<64>>,
     d_len0: Signal<Local, Bits<13>>,
     d_len1: Signal<Local, Bits<13>>,
     d_blocked: Signal<Local, Bit>,
+    c4_mv: Signal<Local, Bits<SLOTS>>,
+    fr_vec: Signal<Local, Bits<SLOTS>>,
+    c4_tail: Signal<Local, Bits<SLOT_BITS>>,
+    c4_match: Signal<Local, Bit>,
+    c4_len: Signal<Local, Bits<64>>,
+    c4_in: Signal<Local, Bits<64>>,
+    c4_rem: Signal<Local, Bits<64>>,
+    c4_cov: Signal<Local, Bits<3>>,
+    a_cov: Signal<Local, Bit>,
+    a_len0: Signal<Local, Bits<13>>,
     d_tail: Signal<Local, Bits<SLOT_BITS>>,
     d_forced_valid: Signal<Local, Bit>,
     d_forced: Signal<Local, Bits<3>>,
@@ -569,6 +601,21 @@ impl<
             ha_ppn: Default::default(),
             ha_size: Default::default(),
             ha_w: Default::default(),
+            ha_cov: Default::default(),
+            ha_len0: Default::default(),
+            ha_len1: Default::default(),
+            c5_mv: Default::default(),
+            c5_tail: Default::default(),
+            c5_fwd_alloc: Default::default(),
+            c5_fwd_slot: Default::default(),
+            c5_freed: Default::default(),
+            c5_fv: Default::default(),
+            c5_forced: Default::default(),
+            c5_qbad: Default::default(),
+            c5_cov: Default::default(),
+            c5_l0_4k: Default::default(),
+            c5_l0_2m: Default::default(),
+            c5_l0_1g: Default::default(),
             rp1_valid: Default::default(),
             rp1_slot: Default::default(),
             wi_busy: Default::default(),
@@ -637,14 +684,22 @@ impl<
             d_mask_a: Default::default(),
             d_mask_b: Default::default(),
             d_in_a: Default::default(),
-            d_rem_a: Default::default(),
-            d_len64: Default::default(),
             d_covered: Default::default(),
             d_pa_a: Default::default(),
             d_pa_b: Default::default(),
             d_len0: Default::default(),
             d_len1: Default::default(),
             d_blocked: Default::default(),
+            c4_mv: Default::default(),
+            fr_vec: Default::default(),
+            c4_tail: Default::default(),
+            c4_match: Default::default(),
+            c4_len: Default::default(),
+            c4_in: Default::default(),
+            c4_rem: Default::default(),
+            c4_cov: Default::default(),
+            a_cov: Default::default(),
+            a_len0: Default::default(),
             d_tail: Default::default(),
             d_forced_valid: Default::default(),
             d_forced: Default::default(),
@@ -676,15 +731,105 @@ impl<
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, used_cnt, s1_valid, s1_replay, s1_slot, s1_half, s1_cross, s1_req, s1_va,
-            s2_valid, s2_replay, s2_slot, s2_half, s2_cross, s2_req, s2_va, s3_valid, s3_replay,
-            s3_slot, s3_half, s3_cross, s3_req, s3_va, s4_valid, s4_replay, s4_slot, s4_half,
-            s4_cross, s4_req, s4_va, s5_valid, s5_replay, s5_slot, s5_half, s5_cross, s5_req,
-            s5_va, m3_status, m3_mr, m3_off, m3_root, m3_lvl, m4_status, m4_mr, m4_off, m4_root,
-            m4_lvl, m5_status, m5_mr, m5_off, m5_root, m5_lvl, b_pend, ha_status, ha_off, ha_hit,
-            ha_ppn, ha_size, ha_w, rp1_valid, rp1_slot, wi_busy, wi_have, wi_have2, wi_slot, wq_va,
-            wq_off, wq_root, wq_lvl, wq_mr, wf_fire, wf_id, wf_coal, dr_valid, dr_id, dr_status,
-            dr_mr, dr_off, dr_ppn, dr_size, dr_w, dr_stale, beat2
+            self,
+            clock,
+            used_cnt,
+            s1_valid,
+            s1_replay,
+            s1_slot,
+            s1_half,
+            s1_cross,
+            s1_req,
+            s1_va,
+            s2_valid,
+            s2_replay,
+            s2_slot,
+            s2_half,
+            s2_cross,
+            s2_req,
+            s2_va,
+            s3_valid,
+            s3_replay,
+            s3_slot,
+            s3_half,
+            s3_cross,
+            s3_req,
+            s3_va,
+            s4_valid,
+            s4_replay,
+            s4_slot,
+            s4_half,
+            s4_cross,
+            s4_req,
+            s4_va,
+            s5_valid,
+            s5_replay,
+            s5_slot,
+            s5_half,
+            s5_cross,
+            s5_req,
+            s5_va,
+            m3_status,
+            m3_mr,
+            m3_off,
+            m3_root,
+            m3_lvl,
+            m4_status,
+            m4_mr,
+            m4_off,
+            m4_root,
+            m4_lvl,
+            m5_status,
+            m5_mr,
+            m5_off,
+            m5_root,
+            m5_lvl,
+            b_pend,
+            ha_status,
+            ha_off,
+            ha_hit,
+            ha_ppn,
+            ha_size,
+            ha_w,
+            ha_cov,
+            ha_len0,
+            ha_len1,
+            c5_mv,
+            c5_tail,
+            c5_fwd_alloc,
+            c5_fwd_slot,
+            c5_freed,
+            c5_fv,
+            c5_forced,
+            c5_qbad,
+            c5_cov,
+            c5_l0_4k,
+            c5_l0_2m,
+            c5_l0_1g,
+            rp1_valid,
+            rp1_slot,
+            wi_busy,
+            wi_have,
+            wi_have2,
+            wi_slot,
+            wq_va,
+            wq_off,
+            wq_root,
+            wq_lvl,
+            wq_mr,
+            wf_fire,
+            wf_id,
+            wf_coal,
+            dr_valid,
+            dr_id,
+            dr_status,
+            dr_mr,
+            dr_off,
+            dr_ppn,
+            dr_size,
+            dr_w,
+            dr_stale,
+            beat2
         );
         for i in 0..SLOTS {
             self.sl_valid[i].clock.next = self.clock.val();
@@ -962,13 +1107,61 @@ impl<
             }
         }
 
+        // ---- c4: the decision's terms that need no TLB result ----
+        self.c4_mv.next = 0.into();
+        self.c4_tail.next = 0.into();
+        for i in 0..SLOTS {
+            self.c4_match.next =
+                self.sl_valid[i].q.val() & (self.sl_qpn[i].q.val() == self.s4_req.q.val().qpn);
+            self.c4_mv.next = self.c4_mv.val().replace_bit(i, self.c4_match.val());
+            // OR of the indices: a QP's chain has one tail.
+            if self.c4_match.val() & (!self.sl_has_succ[i].q.val()) {
+                self.c4_tail.next = self.c4_tail.val() | i.to_bits();
+            }
+        }
+        self.c5_mv.d.next = self.c4_mv.val();
+        self.c5_tail.d.next = self.c4_tail.val();
+        self.c5_fv.d.next = false;
+        self.c5_forced.d.next = 0.into();
+        for i in 0..SLOTS {
+            if self.s4_slot.q.val().index() == i {
+                self.c5_fv.d.next = self.sl_state[i].q.val() == 3;
+                self.c5_forced.d.next = self.sl_forced[i].q.val();
+            }
+        }
+        self.c5_qbad.d.next = bit_cast::<25, 24>(self.s4_req.q.val().qpn) >= self.qps.val();
+        self.c4_len.next = bit_cast::<64, 13>(self.s4_req.q.val().len);
+        self.c4_in.next = self.m4_off.q.val() & 0xFFF_u64;
+        self.c4_rem.next = 0x1000_u64 - self.c4_in.val();
+        self.c4_cov.next = 0.into();
+        self.c4_cov.next = self
+            .c4_cov
+            .val()
+            .replace_bit(0, self.c4_len.val() <= self.c4_rem.val());
+        self.c5_l0_4k.d.next = self.c4_rem.val().get_bits::<13>(0);
+        self.c4_in.next = self.m4_off.q.val() & 0x1F_FFFF_u64;
+        self.c4_rem.next = 0x20_0000_u64 - self.c4_in.val();
+        self.c4_cov.next = self
+            .c4_cov
+            .val()
+            .replace_bit(1, self.c4_len.val() <= self.c4_rem.val());
+        self.c5_l0_2m.d.next = self.c4_rem.val().get_bits::<13>(0);
+        self.c4_in.next = self.m4_off.q.val() & 0x3FFF_FFFF_u64;
+        self.c4_rem.next = 0x4000_0000_u64 - self.c4_in.val();
+        self.c4_cov.next = self
+            .c4_cov
+            .val()
+            .replace_bit(2, self.c4_len.val() <= self.c4_rem.val());
+        self.c5_l0_1g.d.next = self.c4_rem.val().get_bits::<13>(0);
+        self.c5_cov.d.next = self.c4_cov.val();
+
         // ---- c5: decide ----
         self.d_last.next =
             self.s5_valid.q.val() & ((!self.s5_cross.q.val()) | self.s5_half.q.val());
         self.d_req.next = self.s5_req.q.val();
         self.d_write.next = (self.d_req.val().op == 0) | (self.d_req.val().op == 3);
         self.d_remote.next = !self.d_req.val().op.get_bit(1);
-        self.d_qpn_bad.next = bit_cast::<25, 24>(self.d_req.val().qpn) >= self.qps.val();
+        self.d_qpn_bad.next = self.c5_qbad.q.val();
         // The first page's results: held for a crossing request, else current.
         self.d_a_status.next = self.m5_status.q.val();
         self.d_a_off.next = self.m5_off.q.val();
@@ -984,6 +1177,18 @@ impl<
             self.d_a_size.next = self.ha_size.q.val();
             self.d_a_w.next = self.ha_w.q.val();
         }
+        // The A half's page covers the access, else its beat's length, by
+        // its size (terms from c4).
+        self.a_cov.next = self.c5_cov.q.val().get_bit(0);
+        self.a_len0.next = self.c5_l0_4k.q.val();
+        if self.tlb.res_size.val() == 1 {
+            self.a_cov.next = self.c5_cov.q.val().get_bit(1);
+            self.a_len0.next = self.c5_l0_2m.q.val();
+        }
+        if self.tlb.res_size.val() == 2 {
+            self.a_cov.next = self.c5_cov.q.val().get_bit(2);
+            self.a_len0.next = self.c5_l0_1g.q.val();
+        }
         if self.s5_valid.q.val() & self.s5_cross.q.val() & (!self.s5_half.q.val()) {
             self.ha_status.d.next = self.m5_status.q.val();
             self.ha_off.d.next = self.m5_off.q.val();
@@ -991,6 +1196,13 @@ impl<
             self.ha_ppn.d.next = self.tlb.res_ppn.val();
             self.ha_size.d.next = self.tlb.res_size.val();
             self.ha_w.d.next = self.tlb.res_writable.val();
+            self.ha_cov.d.next = self.a_cov.val();
+            self.ha_len0.d.next = self.d_req.val().len;
+            self.ha_len1.d.next = 0.into();
+            if !self.a_cov.val() {
+                self.ha_len0.d.next = self.a_len0.val();
+                self.ha_len1.d.next = self.d_req.val().len - self.a_len0.val();
+            }
         }
         self.d_a_ok.next = self.d_a_hit.val() & ((!self.d_write.val()) | self.d_a_w.val());
         self.d_b_ok.next =
@@ -1011,37 +1223,28 @@ impl<
             self.d_mask_b.next = 0x3FFF_FFFF_u64.into();
         }
         self.d_in_a.next = self.d_a_off.val() & self.d_mask_a.val();
-        self.d_rem_a.next = (self.d_mask_a.val() + 1_u64) - self.d_in_a.val();
-        self.d_len64.next = bit_cast::<64, 13>(self.d_req.val().len);
-        self.d_covered.next = self.d_len64.val() <= self.d_rem_a.val();
+        // A request inside one 4 KiB page is covered by any page; a crossing
+        // one (deciding at B) by A's page when A's terms say so.
+        self.d_covered.next = (!self.s5_cross.q.val()) | self.ha_cov.q.val();
         self.d_pa_a.next = (bit_cast::<64, 52>(self.d_a_ppn.val()) << 12) + self.d_in_a.val();
         self.d_pa_b.next = (bit_cast::<64, 52>(self.tlb.res_ppn.val()) << 12)
             + (self.m5_off.q.val() & self.d_mask_b.val());
         self.d_len0.next = self.d_req.val().len;
         self.d_len1.next = 0.into();
-        if !self.d_covered.val() {
-            self.d_len0.next = self.d_rem_a.val().get_bits::<13>(0);
-            self.d_len1.next = self.d_req.val().len - self.d_rem_a.val().get_bits::<13>(0);
+        if self.s5_cross.q.val() {
+            self.d_len0.next = self.ha_len0.q.val();
+            self.d_len1.next = self.ha_len1.q.val();
         }
         // QP chain: is a request of this QP parked, and which is the youngest?
-        self.d_blocked.next = false;
-        self.d_tail.next = 0.into();
-        for i in 0..SLOTS {
-            if self.sl_valid[i].q.val() & (self.sl_qpn[i].q.val() == self.d_req.val().qpn) {
-                self.d_blocked.next = true;
-                if !self.sl_has_succ[i].q.val() {
-                    self.d_tail.next = i.to_bits();
-                }
-            }
+        // (From c4, corrected for the previous clock's allocation and free.)
+        self.d_blocked.next =
+            (self.c5_mv.q.val() & !self.c5_freed.q.val()).any() | self.c5_fwd_alloc.q.val();
+        self.d_tail.next = self.c5_tail.q.val();
+        if self.c5_fwd_alloc.q.val() {
+            self.d_tail.next = self.c5_fwd_slot.q.val();
         }
-        self.d_forced_valid.next = false;
-        self.d_forced.next = 0.into();
-        for i in 0..SLOTS {
-            if self.s5_slot.q.val().index() == i {
-                self.d_forced_valid.next = self.sl_state[i].q.val() == 3;
-                self.d_forced.next = self.sl_forced[i].q.val();
-            }
-        }
+        self.d_forced_valid.next = self.c5_fv.q.val();
+        self.d_forced.next = self.c5_forced.q.val();
         // RNR for a remote op, STALL for a local one.
         self.d_fault.next = 2.into();
         if self.d_remote.val() {
@@ -1119,6 +1322,18 @@ impl<
         }
         self.d_alloc.next = self.d_park.val() & (!self.s5_replay.q.val());
         self.d_free.next = self.d_respond.val() & self.s5_replay.q.val();
+        // What this decision changes for the request now at c4.
+        self.c5_fwd_alloc.d.next =
+            self.d_alloc.val() & (self.d_req.val().qpn == self.s4_req.q.val().qpn);
+        self.c5_fwd_slot.d.next = self.free_sel.val();
+        self.fr_vec.next = 0.into();
+        for i in 0..SLOTS {
+            self.fr_vec.next = self
+                .fr_vec
+                .val()
+                .replace_bit(i, self.d_free.val() & (self.s5_slot.q.val().index() == i));
+        }
+        self.c5_freed.d.next = self.fr_vec.val();
 
         // Walk info for a park: the page that missed.
         self.wi_va.write_enable.next = self.d_park.val();

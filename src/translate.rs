@@ -305,6 +305,18 @@ pub struct Translator<
     // Replay read: slot whose payload is on the RAM output.
     rp1_valid: DFF<Bit>,
     rp1_slot: DFF<Bits<SLOT_BITS>>,
+    // Replay payload registered off the RAM output: c0 chooses among
+    // registers and the request port, not behind the RAM's clock-to-output.
+    rp2_valid: DFF<Bit>,
+    rp2_slot: DFF<Bits<SLOT_BITS>>,
+    rp2_req: DFF<XReq>,
+    // Free slots for a park, from the previous clock's valid bits: the
+    // lowest and the highest free slot (the admission rule keeps two free
+    // whenever two parks can follow each other), and whether the previous
+    // clock allocated one (its slot is c5_fwd_slot).
+    fl_lo: DFF<Bits<SLOT_BITS>>,
+    fl_hi: DFF<Bits<SLOT_BITS>>,
+    prev_alloc: DFF<Bit>,
     // Walk issue: slot whose walk info is being read / offered. The RAM
     // words are registered (`wq_*`) before they reach the walker, and the
     // walker's answer (`wf_*`) before it reaches the slot table: neither
@@ -358,9 +370,11 @@ pub struct Translator<
     rp_found: Signal<Local, Bit>,
     rp_sel: Signal<Local, Bits<SLOT_BITS>>,
     rp_take: Signal<Local, Bit>,
+    rp_move: Signal<Local, Bit>,
+    // The free vector smeared towards bit 0 (highest free slot).
+    pe_rev: Signal<Local, Bits<SLOTS>>,
     wi_found: Signal<Local, Bit>,
     wi_sel: Signal<Local, Bits<SLOT_BITS>>,
-    free_found: Signal<Local, Bit>,
     free_sel: Signal<Local, Bits<SLOT_BITS>>,
     // Lowest set bit of a slot vector: `v & (!v + 1)` (a carry chain), then
     // the OR of the indices of its one bit; not a chain through the slots.
@@ -618,6 +632,12 @@ impl<
             c5_l0_1g: Default::default(),
             rp1_valid: Default::default(),
             rp1_slot: Default::default(),
+            rp2_valid: Default::default(),
+            rp2_slot: Default::default(),
+            rp2_req: Default::default(),
+            fl_lo: Default::default(),
+            fl_hi: Default::default(),
+            prev_alloc: Default::default(),
             wi_busy: Default::default(),
             wi_have: Default::default(),
             wi_have2: Default::default(),
@@ -659,9 +679,10 @@ impl<
             rp_found: Default::default(),
             rp_sel: Default::default(),
             rp_take: Default::default(),
+            rp_move: Default::default(),
+            pe_rev: Default::default(),
             wi_found: Default::default(),
             wi_sel: Default::default(),
-            free_found: Default::default(),
             free_sel: Default::default(),
             pe_vec: Default::default(),
             pe_neg: Default::default(),
@@ -808,6 +829,12 @@ impl<
             c5_l0_1g,
             rp1_valid,
             rp1_slot,
+            rp2_valid,
+            rp2_slot,
+            rp2_req,
+            fl_lo,
+            fl_hi,
+            prev_alloc,
             wi_busy,
             wi_have,
             wi_have2,
@@ -958,9 +985,9 @@ impl<
                 );
         self.s_xreq_ready.next = self.issue_ok.val()
             & (!self.b_pend.q.val())
-            & (!self.rp1_valid.q.val())
+            & (!self.rp2_valid.q.val())
             & ((self.used_cnt.q.val() + self.new_inflight.val()) < self.slots_total.val());
-        self.c0_rp.next = self.issue_ok.val() & (!self.b_pend.q.val()) & self.rp1_valid.q.val();
+        self.c0_rp.next = self.issue_ok.val() & (!self.b_pend.q.val()) & self.rp2_valid.q.val();
         self.s1_page.next = (self.s1_va.q.val() & 0xFFFF_FFFF_FFFF_F000_u64) + 0x1000_u64;
         self.c0_valid.next = self.s_xreq_valid.val() & self.s_xreq_ready.val();
         self.c0_replay.next = false;
@@ -969,17 +996,17 @@ impl<
         self.c0_req.next = self.xreq.val();
         self.c0_va.next = self.s_xreq_va.val();
         // The lookup's fields are chosen by registers alone (a replay's
-        // payload is on the RAM output while rp1_valid; a new request is
-        // not taken then): issue_ok gates only the valid bit, so the MR
-        // table's address does not wait for it.
+        // payload waits in rp2_*; a new request is not taken then):
+        // issue_ok gates only the valid bit, so the MR table's address does
+        // not wait for it.
         if self.c0_rp.val() {
             self.c0_valid.next = true;
         }
-        if self.rp1_valid.q.val() {
+        if self.rp2_valid.q.val() {
             self.c0_replay.next = true;
-            self.c0_slot.next = self.rp1_slot.q.val();
-            self.c0_req.next = self.payload.read_data.val();
-            self.c0_va.next = self.payload.read_data.val().va;
+            self.c0_slot.next = self.rp2_slot.q.val();
+            self.c0_req.next = self.rp2_req.q.val();
+            self.c0_va.next = self.rp2_req.q.val().va;
         }
         if self.b_pend.q.val() {
             self.c0_valid.next = self.issue_ok.val();
@@ -1091,11 +1118,20 @@ impl<
         }
         self.rp_found.next = self.pe_vec.val().any();
         self.rp_sel.next = self.pe_idx.val();
-        self.rp_take.next = self.rp_found.val() & ((!self.rp1_valid.q.val()) | self.c0_rp.val());
-        self.payload.read_address.next = self.rp1_slot.q.val();
+        // rp1: the payload is addressed (on the RAM output the clock after);
+        // rp2: registered, offered to c0.
+        self.rp_move.next = self.rp1_valid.q.val() & ((!self.rp2_valid.q.val()) | self.c0_rp.val());
         if self.c0_rp.val() {
+            self.rp2_valid.d.next = false;
+        }
+        if self.rp_move.val() {
+            self.rp2_valid.d.next = true;
+            self.rp2_slot.d.next = self.rp1_slot.q.val();
+            self.rp2_req.d.next = self.payload.read_data.val();
             self.rp1_valid.d.next = false;
         }
+        self.rp_take.next = self.rp_found.val() & ((!self.rp1_valid.q.val()) | self.rp_move.val());
+        self.payload.read_address.next = self.rp1_slot.q.val();
         if self.rp_take.val() {
             self.payload.read_address.next = self.rp_sel.val();
             self.rp1_valid.d.next = true;
@@ -1301,7 +1337,9 @@ impl<
         self.out_fifo.data_in.next = self.d_rsp.val();
         self.mon_overflow.next = self.out_fifo.overflow.val();
 
-        // Free slot for a new park (lowest index).
+        // Free slot for a new park: the lowest free slot of the previous
+        // clock, or its highest if the previous clock's park took the
+        // lowest. Both are found a clock ahead, from registers.
         self.pe_vec.next = 0.into();
         for i in 0..SLOTS {
             self.pe_vec.next = self.pe_vec.val().replace_bit(i, !self.sl_valid[i].q.val());
@@ -1314,14 +1352,36 @@ impl<
                 self.pe_idx.next = self.pe_idx.val() | i.to_bits();
             }
         }
-        self.free_found.next = self.pe_vec.val().any();
-        self.free_sel.next = self.pe_idx.val();
+        self.fl_lo.d.next = self.pe_idx.val();
+        // Highest set bit: smear the vector downwards (log2 steps of OR),
+        // keep the bit whose upper neighbour is clear.
+        self.pe_rev.next = self.pe_vec.val() | (self.pe_vec.val() >> 1);
+        self.pe_rev.next = self.pe_rev.val() | (self.pe_rev.val() >> 2);
+        self.pe_rev.next = self.pe_rev.val() | (self.pe_rev.val() >> 4);
+        self.pe_rev.next = self.pe_rev.val() | (self.pe_rev.val() >> 8);
+        self.pe_rev.next = self.pe_rev.val() | (self.pe_rev.val() >> 16);
+        self.pe_rev.next = self.pe_rev.val() | (self.pe_rev.val() >> 32);
+        self.pe_rev.next = self.pe_rev.val() | (self.pe_rev.val() >> 64);
+        self.pe_rev.next = self.pe_rev.val() | (self.pe_rev.val() >> 128);
+        self.pe_oh.next = self.pe_rev.val() & !(self.pe_rev.val() >> 1);
+        self.pe_idx.next = 0.into();
+        for i in 0..SLOTS {
+            if self.pe_oh.val().get_bit(i) {
+                self.pe_idx.next = self.pe_idx.val() | i.to_bits();
+            }
+        }
+        self.fl_hi.d.next = self.pe_idx.val();
+        self.free_sel.next = self.fl_lo.q.val();
+        if self.prev_alloc.q.val() & (self.fl_lo.q.val() == self.c5_fwd_slot.q.val()) {
+            self.free_sel.next = self.fl_hi.q.val();
+        }
         self.d_slot.next = self.s5_slot.q.val();
         if !self.s5_replay.q.val() {
             self.d_slot.next = self.free_sel.val();
         }
         self.d_alloc.next = self.d_park.val() & (!self.s5_replay.q.val());
         self.d_free.next = self.d_respond.val() & self.s5_replay.q.val();
+        self.prev_alloc.d.next = self.d_alloc.val();
         // What this decision changes for the request now at c4.
         self.c5_fwd_alloc.d.next =
             self.d_alloc.val() & (self.d_req.val().qpn == self.s4_req.q.val().qpn);
@@ -1587,6 +1647,8 @@ impl<
             self.s5_valid.d.next = false;
             self.b_pend.d.next = false;
             self.rp1_valid.d.next = false;
+            self.rp2_valid.d.next = false;
+            self.prev_alloc.d.next = false;
             self.wi_busy.d.next = false;
             self.wi_have.d.next = false;
             self.wi_have2.d.next = false;

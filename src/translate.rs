@@ -278,13 +278,75 @@ pub struct Translator<
     ha_ppn: DFF<Bits<52>>,
     ha_size: DFF<Bits<2>>,
     ha_w: DFF<Bit>,
+    // The A half's beat lengths, for the decision at B: covered by A's
+    // page (one beat), else A's and B's lengths.
+    ha_cov: DFF<Bit>,
+    ha_len0: DFF<Bits<13>>,
+    ha_len1: DFF<Bits<13>>,
+    // The decision's terms that need no TLB result, computed at c4 for
+    // the request that decides at c5: its QP's parked requests (match
+    // vector and chain tail, corrected at c5 for the slot the decision of
+    // this clock allocates or frees: c5_fwd_*, c5_freed), its slot's forced
+    // answer (a replay's slot does not change while it is in flight), the
+    // QPN range check, and per page size (4 KiB, 2 MiB, 1 GiB) whether the
+    // first page covers the access and the first beat's length.
+    c5_mv: DFF<Bits<SLOTS>>,
+    c5_tail: DFF<Bits<SLOT_BITS>>,
+    c5_fwd_alloc: DFF<Bit>,
+    c5_fwd_slot: DFF<Bits<SLOT_BITS>>,
+    c5_freed: DFF<Bits<SLOTS>>,
+    c5_fv: DFF<Bit>,
+    c5_forced: DFF<Bits<3>>,
+    c5_qbad: DFF<Bit>,
+    c5_cov: DFF<Bits<3>>,
+    c5_l0_4k: DFF<Bits<13>>,
+    c5_l0_2m: DFF<Bits<13>>,
+    c5_l0_1g: DFF<Bits<13>>,
     // Replay read: slot whose payload is on the RAM output.
     rp1_valid: DFF<Bit>,
     rp1_slot: DFF<Bits<SLOT_BITS>>,
-    // Walk issue: slot whose walk info is being read / offered.
+    // Replay payload registered off the RAM output: c0 chooses among
+    // registers and the request port, not behind the RAM's clock-to-output.
+    rp2_valid: DFF<Bit>,
+    rp2_slot: DFF<Bits<SLOT_BITS>>,
+    rp2_req: DFF<XReq>,
+    // Free slots for a park, from the previous clock's valid bits: the
+    // lowest and the highest free slot (the admission rule keeps two free
+    // whenever two parks can follow each other), and whether the previous
+    // clock allocated one (its slot is c5_fwd_slot).
+    fl_lo: DFF<Bits<SLOT_BITS>>,
+    fl_hi: DFF<Bits<SLOT_BITS>>,
+    prev_alloc: DFF<Bit>,
+    // Walk issue: slot whose walk info is being read / offered. The RAM
+    // words are registered (`wq_*`) before they reach the walker, and the
+    // walker's answer (`wf_*`) before it reaches the slot table: neither
+    // the RAM's clock-to-output nor the walker's coalescing compare sits in
+    // front of the 2^SLOT_BITS slot registers.
     wi_busy: DFF<Bit>,
     wi_have: DFF<Bit>,
+    wi_have2: DFF<Bit>,
     wi_slot: DFF<Bits<SLOT_BITS>>,
+    wq_va: DFF<Bits<64>>,
+    wq_off: DFF<Bits<64>>,
+    wq_root: DFF<Bits<52>>,
+    wq_lvl: DFF<Bits<2>>,
+    wq_mr: DFF<Bits<8>>,
+    wf_fire: DFF<Bit>,
+    wf_id: DFF<Bits<3>>,
+    wf_coal: DFF<Bit>,
+    // Walk completion, registered as the walker hands it over (`dr_*`): the
+    // TLB fill and the slot table's update start from these registers. A
+    // completion held here when an invalidation is accepted becomes stale
+    // (its requests walk again), as the walks still in the walker do.
+    dr_valid: DFF<Bit>,
+    dr_id: DFF<Bits<3>>,
+    dr_status: DFF<Bits<2>>,
+    dr_mr: DFF<Bits<8>>,
+    dr_off: DFF<Bits<64>>,
+    dr_ppn: DFF<Bits<52>>,
+    dr_size: DFF<Bits<2>>,
+    dr_w: DFF<Bit>,
+    dr_stale: DFF<Bit>,
     // Output serializer: second beat of a two-page response.
     beat2: DFF<Bit>,
 
@@ -308,10 +370,19 @@ pub struct Translator<
     rp_found: Signal<Local, Bit>,
     rp_sel: Signal<Local, Bits<SLOT_BITS>>,
     rp_take: Signal<Local, Bit>,
+    rp_move: Signal<Local, Bit>,
+    // The free vector smeared towards bit 0 (highest free slot).
+    pe_rev: Signal<Local, Bits<SLOTS>>,
     wi_found: Signal<Local, Bit>,
     wi_sel: Signal<Local, Bits<SLOT_BITS>>,
-    free_found: Signal<Local, Bit>,
     free_sel: Signal<Local, Bits<SLOT_BITS>>,
+    // Lowest set bit of a slot vector: `v & (!v + 1)` (a carry chain), then
+    // the OR of the indices of its one bit; not a chain through the slots.
+    pe_vec: Signal<Local, Bits<SLOTS>>,
+    pe_neg: Signal<Local, Bits<SLOTS>>,
+    pe_oh: Signal<Local, Bits<SLOTS>>,
+    pe_idx: Signal<Local, Bits<SLOT_BITS>>,
+    dr_take: Signal<Local, Bit>,
     // c2 decision.
     d_last: Signal<Local, Bit>,
     d_req: Signal<Local, XReq>,
@@ -329,14 +400,22 @@ pub struct Translator<
     d_mask_a: Signal<Local, Bits<64>>,
     d_mask_b: Signal<Local, Bits<64>>,
     d_in_a: Signal<Local, Bits<64>>,
-    d_rem_a: Signal<Local, Bits<64>>,
-    d_len64: Signal<Local, Bits<64>>,
     d_covered: Signal<Local, Bit>,
     d_pa_a: Signal<Local, Bits<64>>,
     d_pa_b: Signal<Local, Bits<64>>,
     d_len0: Signal<Local, Bits<13>>,
     d_len1: Signal<Local, Bits<13>>,
     d_blocked: Signal<Local, Bit>,
+    c4_mv: Signal<Local, Bits<SLOTS>>,
+    fr_vec: Signal<Local, Bits<SLOTS>>,
+    c4_tail: Signal<Local, Bits<SLOT_BITS>>,
+    c4_match: Signal<Local, Bit>,
+    c4_len: Signal<Local, Bits<64>>,
+    c4_in: Signal<Local, Bits<64>>,
+    c4_rem: Signal<Local, Bits<64>>,
+    c4_cov: Signal<Local, Bits<3>>,
+    a_cov: Signal<Local, Bit>,
+    a_len0: Signal<Local, Bits<13>>,
     d_tail: Signal<Local, Bits<SLOT_BITS>>,
     d_forced_valid: Signal<Local, Bit>,
     d_forced: Signal<Local, Bits<3>>,
@@ -536,11 +615,50 @@ impl<
             ha_ppn: Default::default(),
             ha_size: Default::default(),
             ha_w: Default::default(),
+            ha_cov: Default::default(),
+            ha_len0: Default::default(),
+            ha_len1: Default::default(),
+            c5_mv: Default::default(),
+            c5_tail: Default::default(),
+            c5_fwd_alloc: Default::default(),
+            c5_fwd_slot: Default::default(),
+            c5_freed: Default::default(),
+            c5_fv: Default::default(),
+            c5_forced: Default::default(),
+            c5_qbad: Default::default(),
+            c5_cov: Default::default(),
+            c5_l0_4k: Default::default(),
+            c5_l0_2m: Default::default(),
+            c5_l0_1g: Default::default(),
             rp1_valid: Default::default(),
             rp1_slot: Default::default(),
+            rp2_valid: Default::default(),
+            rp2_slot: Default::default(),
+            rp2_req: Default::default(),
+            fl_lo: Default::default(),
+            fl_hi: Default::default(),
+            prev_alloc: Default::default(),
             wi_busy: Default::default(),
             wi_have: Default::default(),
+            wi_have2: Default::default(),
             wi_slot: Default::default(),
+            wq_va: Default::default(),
+            wq_off: Default::default(),
+            wq_root: Default::default(),
+            wq_lvl: Default::default(),
+            wq_mr: Default::default(),
+            wf_fire: Default::default(),
+            wf_id: Default::default(),
+            wf_coal: Default::default(),
+            dr_valid: Default::default(),
+            dr_id: Default::default(),
+            dr_status: Default::default(),
+            dr_mr: Default::default(),
+            dr_off: Default::default(),
+            dr_ppn: Default::default(),
+            dr_size: Default::default(),
+            dr_w: Default::default(),
+            dr_stale: Default::default(),
             beat2: Default::default(),
             xreq: Default::default(),
             issue_ok: Default::default(),
@@ -561,10 +679,16 @@ impl<
             rp_found: Default::default(),
             rp_sel: Default::default(),
             rp_take: Default::default(),
+            rp_move: Default::default(),
+            pe_rev: Default::default(),
             wi_found: Default::default(),
             wi_sel: Default::default(),
-            free_found: Default::default(),
             free_sel: Default::default(),
+            pe_vec: Default::default(),
+            pe_neg: Default::default(),
+            pe_oh: Default::default(),
+            pe_idx: Default::default(),
+            dr_take: Default::default(),
             d_last: Default::default(),
             d_req: Default::default(),
             d_write: Default::default(),
@@ -581,14 +705,22 @@ impl<
             d_mask_a: Default::default(),
             d_mask_b: Default::default(),
             d_in_a: Default::default(),
-            d_rem_a: Default::default(),
-            d_len64: Default::default(),
             d_covered: Default::default(),
             d_pa_a: Default::default(),
             d_pa_b: Default::default(),
             d_len0: Default::default(),
             d_len1: Default::default(),
             d_blocked: Default::default(),
+            c4_mv: Default::default(),
+            fr_vec: Default::default(),
+            c4_tail: Default::default(),
+            c4_match: Default::default(),
+            c4_len: Default::default(),
+            c4_in: Default::default(),
+            c4_rem: Default::default(),
+            c4_cov: Default::default(),
+            a_cov: Default::default(),
+            a_len0: Default::default(),
             d_tail: Default::default(),
             d_forced_valid: Default::default(),
             d_forced: Default::default(),
@@ -620,13 +752,111 @@ impl<
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, used_cnt, s1_valid, s1_replay, s1_slot, s1_half, s1_cross, s1_req, s1_va,
-            s2_valid, s2_replay, s2_slot, s2_half, s2_cross, s2_req, s2_va, s3_valid, s3_replay,
-            s3_slot, s3_half, s3_cross, s3_req, s3_va, s4_valid, s4_replay, s4_slot, s4_half,
-            s4_cross, s4_req, s4_va, s5_valid, s5_replay, s5_slot, s5_half, s5_cross, s5_req,
-            s5_va, m3_status, m3_mr, m3_off, m3_root, m3_lvl, m4_status, m4_mr, m4_off, m4_root,
-            m4_lvl, m5_status, m5_mr, m5_off, m5_root, m5_lvl, b_pend, ha_status, ha_off, ha_hit,
-            ha_ppn, ha_size, ha_w, rp1_valid, rp1_slot, wi_busy, wi_have, wi_slot, beat2
+            self,
+            clock,
+            used_cnt,
+            s1_valid,
+            s1_replay,
+            s1_slot,
+            s1_half,
+            s1_cross,
+            s1_req,
+            s1_va,
+            s2_valid,
+            s2_replay,
+            s2_slot,
+            s2_half,
+            s2_cross,
+            s2_req,
+            s2_va,
+            s3_valid,
+            s3_replay,
+            s3_slot,
+            s3_half,
+            s3_cross,
+            s3_req,
+            s3_va,
+            s4_valid,
+            s4_replay,
+            s4_slot,
+            s4_half,
+            s4_cross,
+            s4_req,
+            s4_va,
+            s5_valid,
+            s5_replay,
+            s5_slot,
+            s5_half,
+            s5_cross,
+            s5_req,
+            s5_va,
+            m3_status,
+            m3_mr,
+            m3_off,
+            m3_root,
+            m3_lvl,
+            m4_status,
+            m4_mr,
+            m4_off,
+            m4_root,
+            m4_lvl,
+            m5_status,
+            m5_mr,
+            m5_off,
+            m5_root,
+            m5_lvl,
+            b_pend,
+            ha_status,
+            ha_off,
+            ha_hit,
+            ha_ppn,
+            ha_size,
+            ha_w,
+            ha_cov,
+            ha_len0,
+            ha_len1,
+            c5_mv,
+            c5_tail,
+            c5_fwd_alloc,
+            c5_fwd_slot,
+            c5_freed,
+            c5_fv,
+            c5_forced,
+            c5_qbad,
+            c5_cov,
+            c5_l0_4k,
+            c5_l0_2m,
+            c5_l0_1g,
+            rp1_valid,
+            rp1_slot,
+            rp2_valid,
+            rp2_slot,
+            rp2_req,
+            fl_lo,
+            fl_hi,
+            prev_alloc,
+            wi_busy,
+            wi_have,
+            wi_have2,
+            wi_slot,
+            wq_va,
+            wq_off,
+            wq_root,
+            wq_lvl,
+            wq_mr,
+            wf_fire,
+            wf_id,
+            wf_coal,
+            dr_valid,
+            dr_id,
+            dr_status,
+            dr_mr,
+            dr_off,
+            dr_ppn,
+            dr_size,
+            dr_w,
+            dr_stale,
+            beat2
         );
         for i in 0..SLOTS {
             self.sl_valid[i].clock.next = self.clock.val();
@@ -755,9 +985,9 @@ impl<
                 );
         self.s_xreq_ready.next = self.issue_ok.val()
             & (!self.b_pend.q.val())
-            & (!self.rp1_valid.q.val())
+            & (!self.rp2_valid.q.val())
             & ((self.used_cnt.q.val() + self.new_inflight.val()) < self.slots_total.val());
-        self.c0_rp.next = self.issue_ok.val() & (!self.b_pend.q.val()) & self.rp1_valid.q.val();
+        self.c0_rp.next = self.issue_ok.val() & (!self.b_pend.q.val()) & self.rp2_valid.q.val();
         self.s1_page.next = (self.s1_va.q.val() & 0xFFFF_FFFF_FFFF_F000_u64) + 0x1000_u64;
         self.c0_valid.next = self.s_xreq_valid.val() & self.s_xreq_ready.val();
         self.c0_replay.next = false;
@@ -765,12 +995,18 @@ impl<
         self.c0_half.next = false;
         self.c0_req.next = self.xreq.val();
         self.c0_va.next = self.s_xreq_va.val();
+        // The lookup's fields are chosen by registers alone (a replay's
+        // payload waits in rp2_*; a new request is not taken then):
+        // issue_ok gates only the valid bit, so the MR table's address does
+        // not wait for it.
         if self.c0_rp.val() {
             self.c0_valid.next = true;
+        }
+        if self.rp2_valid.q.val() {
             self.c0_replay.next = true;
-            self.c0_slot.next = self.rp1_slot.q.val();
-            self.c0_req.next = self.payload.read_data.val();
-            self.c0_va.next = self.payload.read_data.val().va;
+            self.c0_slot.next = self.rp2_slot.q.val();
+            self.c0_req.next = self.rp2_req.q.val();
+            self.c0_va.next = self.rp2_req.q.val().va;
         }
         if self.b_pend.q.val() {
             self.c0_valid.next = self.issue_ok.val();
@@ -862,24 +1098,40 @@ impl<
         self.m5_lvl.d.next = self.m4_lvl.q.val();
 
         // ---- replay selection: a ready head of its QP, not in flight ----
-        self.rp_found.next = false;
-        self.rp_sel.next = 0.into();
+        self.pe_vec.next = 0.into();
         for i in 0..SLOTS {
-            if self.sl_valid[i].q.val()
-                & (!self.sl_pred_valid[i].q.val())
-                & (!self.sl_in_flight[i].q.val())
-                & (self.sl_state[i].q.val().get_bit(1))
-                & (!self.rp_found.val())
-            {
-                self.rp_found.next = true;
-                self.rp_sel.next = i.to_bits();
+            self.pe_vec.next = self.pe_vec.val().replace_bit(
+                i,
+                self.sl_valid[i].q.val()
+                    & (!self.sl_pred_valid[i].q.val())
+                    & (!self.sl_in_flight[i].q.val())
+                    & (self.sl_state[i].q.val().get_bit(1)),
+            );
+        }
+        self.pe_neg.next = !self.pe_vec.val() + 1;
+        self.pe_oh.next = self.pe_vec.val() & self.pe_neg.val();
+        self.pe_idx.next = 0.into();
+        for i in 0..SLOTS {
+            if self.pe_oh.val().get_bit(i) {
+                self.pe_idx.next = self.pe_idx.val() | i.to_bits();
             }
         }
-        self.rp_take.next = self.rp_found.val() & ((!self.rp1_valid.q.val()) | self.c0_rp.val());
-        self.payload.read_address.next = self.rp1_slot.q.val();
+        self.rp_found.next = self.pe_vec.val().any();
+        self.rp_sel.next = self.pe_idx.val();
+        // rp1: the payload is addressed (on the RAM output the clock after);
+        // rp2: registered, offered to c0.
+        self.rp_move.next = self.rp1_valid.q.val() & ((!self.rp2_valid.q.val()) | self.c0_rp.val());
         if self.c0_rp.val() {
+            self.rp2_valid.d.next = false;
+        }
+        if self.rp_move.val() {
+            self.rp2_valid.d.next = true;
+            self.rp2_slot.d.next = self.rp1_slot.q.val();
+            self.rp2_req.d.next = self.payload.read_data.val();
             self.rp1_valid.d.next = false;
         }
+        self.rp_take.next = self.rp_found.val() & ((!self.rp1_valid.q.val()) | self.rp_move.val());
+        self.payload.read_address.next = self.rp1_slot.q.val();
         if self.rp_take.val() {
             self.payload.read_address.next = self.rp_sel.val();
             self.rp1_valid.d.next = true;
@@ -891,13 +1143,61 @@ impl<
             }
         }
 
+        // ---- c4: the decision's terms that need no TLB result ----
+        self.c4_mv.next = 0.into();
+        self.c4_tail.next = 0.into();
+        for i in 0..SLOTS {
+            self.c4_match.next =
+                self.sl_valid[i].q.val() & (self.sl_qpn[i].q.val() == self.s4_req.q.val().qpn);
+            self.c4_mv.next = self.c4_mv.val().replace_bit(i, self.c4_match.val());
+            // OR of the indices: a QP's chain has one tail.
+            if self.c4_match.val() & (!self.sl_has_succ[i].q.val()) {
+                self.c4_tail.next = self.c4_tail.val() | i.to_bits();
+            }
+        }
+        self.c5_mv.d.next = self.c4_mv.val();
+        self.c5_tail.d.next = self.c4_tail.val();
+        self.c5_fv.d.next = false;
+        self.c5_forced.d.next = 0.into();
+        for i in 0..SLOTS {
+            if self.s4_slot.q.val().index() == i {
+                self.c5_fv.d.next = self.sl_state[i].q.val() == 3;
+                self.c5_forced.d.next = self.sl_forced[i].q.val();
+            }
+        }
+        self.c5_qbad.d.next = bit_cast::<25, 24>(self.s4_req.q.val().qpn) >= self.qps.val();
+        self.c4_len.next = bit_cast::<64, 13>(self.s4_req.q.val().len);
+        self.c4_in.next = self.m4_off.q.val() & 0xFFF_u64;
+        self.c4_rem.next = 0x1000_u64 - self.c4_in.val();
+        self.c4_cov.next = 0.into();
+        self.c4_cov.next = self
+            .c4_cov
+            .val()
+            .replace_bit(0, self.c4_len.val() <= self.c4_rem.val());
+        self.c5_l0_4k.d.next = self.c4_rem.val().get_bits::<13>(0);
+        self.c4_in.next = self.m4_off.q.val() & 0x1F_FFFF_u64;
+        self.c4_rem.next = 0x20_0000_u64 - self.c4_in.val();
+        self.c4_cov.next = self
+            .c4_cov
+            .val()
+            .replace_bit(1, self.c4_len.val() <= self.c4_rem.val());
+        self.c5_l0_2m.d.next = self.c4_rem.val().get_bits::<13>(0);
+        self.c4_in.next = self.m4_off.q.val() & 0x3FFF_FFFF_u64;
+        self.c4_rem.next = 0x4000_0000_u64 - self.c4_in.val();
+        self.c4_cov.next = self
+            .c4_cov
+            .val()
+            .replace_bit(2, self.c4_len.val() <= self.c4_rem.val());
+        self.c5_l0_1g.d.next = self.c4_rem.val().get_bits::<13>(0);
+        self.c5_cov.d.next = self.c4_cov.val();
+
         // ---- c5: decide ----
         self.d_last.next =
             self.s5_valid.q.val() & ((!self.s5_cross.q.val()) | self.s5_half.q.val());
         self.d_req.next = self.s5_req.q.val();
         self.d_write.next = (self.d_req.val().op == 0) | (self.d_req.val().op == 3);
         self.d_remote.next = !self.d_req.val().op.get_bit(1);
-        self.d_qpn_bad.next = bit_cast::<25, 24>(self.d_req.val().qpn) >= self.qps.val();
+        self.d_qpn_bad.next = self.c5_qbad.q.val();
         // The first page's results: held for a crossing request, else current.
         self.d_a_status.next = self.m5_status.q.val();
         self.d_a_off.next = self.m5_off.q.val();
@@ -913,6 +1213,18 @@ impl<
             self.d_a_size.next = self.ha_size.q.val();
             self.d_a_w.next = self.ha_w.q.val();
         }
+        // The A half's page covers the access, else its beat's length, by
+        // its size (terms from c4).
+        self.a_cov.next = self.c5_cov.q.val().get_bit(0);
+        self.a_len0.next = self.c5_l0_4k.q.val();
+        if self.tlb.res_size.val() == 1 {
+            self.a_cov.next = self.c5_cov.q.val().get_bit(1);
+            self.a_len0.next = self.c5_l0_2m.q.val();
+        }
+        if self.tlb.res_size.val() == 2 {
+            self.a_cov.next = self.c5_cov.q.val().get_bit(2);
+            self.a_len0.next = self.c5_l0_1g.q.val();
+        }
         if self.s5_valid.q.val() & self.s5_cross.q.val() & (!self.s5_half.q.val()) {
             self.ha_status.d.next = self.m5_status.q.val();
             self.ha_off.d.next = self.m5_off.q.val();
@@ -920,6 +1232,13 @@ impl<
             self.ha_ppn.d.next = self.tlb.res_ppn.val();
             self.ha_size.d.next = self.tlb.res_size.val();
             self.ha_w.d.next = self.tlb.res_writable.val();
+            self.ha_cov.d.next = self.a_cov.val();
+            self.ha_len0.d.next = self.d_req.val().len;
+            self.ha_len1.d.next = 0.into();
+            if !self.a_cov.val() {
+                self.ha_len0.d.next = self.a_len0.val();
+                self.ha_len1.d.next = self.d_req.val().len - self.a_len0.val();
+            }
         }
         self.d_a_ok.next = self.d_a_hit.val() & ((!self.d_write.val()) | self.d_a_w.val());
         self.d_b_ok.next =
@@ -940,37 +1259,28 @@ impl<
             self.d_mask_b.next = 0x3FFF_FFFF_u64.into();
         }
         self.d_in_a.next = self.d_a_off.val() & self.d_mask_a.val();
-        self.d_rem_a.next = (self.d_mask_a.val() + 1_u64) - self.d_in_a.val();
-        self.d_len64.next = bit_cast::<64, 13>(self.d_req.val().len);
-        self.d_covered.next = self.d_len64.val() <= self.d_rem_a.val();
+        // A request inside one 4 KiB page is covered by any page; a crossing
+        // one (deciding at B) by A's page when A's terms say so.
+        self.d_covered.next = (!self.s5_cross.q.val()) | self.ha_cov.q.val();
         self.d_pa_a.next = (bit_cast::<64, 52>(self.d_a_ppn.val()) << 12) + self.d_in_a.val();
         self.d_pa_b.next = (bit_cast::<64, 52>(self.tlb.res_ppn.val()) << 12)
             + (self.m5_off.q.val() & self.d_mask_b.val());
         self.d_len0.next = self.d_req.val().len;
         self.d_len1.next = 0.into();
-        if !self.d_covered.val() {
-            self.d_len0.next = self.d_rem_a.val().get_bits::<13>(0);
-            self.d_len1.next = self.d_req.val().len - self.d_rem_a.val().get_bits::<13>(0);
+        if self.s5_cross.q.val() {
+            self.d_len0.next = self.ha_len0.q.val();
+            self.d_len1.next = self.ha_len1.q.val();
         }
         // QP chain: is a request of this QP parked, and which is the youngest?
-        self.d_blocked.next = false;
-        self.d_tail.next = 0.into();
-        for i in 0..SLOTS {
-            if self.sl_valid[i].q.val() & (self.sl_qpn[i].q.val() == self.d_req.val().qpn) {
-                self.d_blocked.next = true;
-                if !self.sl_has_succ[i].q.val() {
-                    self.d_tail.next = i.to_bits();
-                }
-            }
+        // (From c4, corrected for the previous clock's allocation and free.)
+        self.d_blocked.next =
+            (self.c5_mv.q.val() & !self.c5_freed.q.val()).any() | self.c5_fwd_alloc.q.val();
+        self.d_tail.next = self.c5_tail.q.val();
+        if self.c5_fwd_alloc.q.val() {
+            self.d_tail.next = self.c5_fwd_slot.q.val();
         }
-        self.d_forced_valid.next = false;
-        self.d_forced.next = 0.into();
-        for i in 0..SLOTS {
-            if self.s5_slot.q.val().index() == i {
-                self.d_forced_valid.next = self.sl_state[i].q.val() == 3;
-                self.d_forced.next = self.sl_forced[i].q.val();
-            }
-        }
+        self.d_forced_valid.next = self.c5_fv.q.val();
+        self.d_forced.next = self.c5_forced.q.val();
         // RNR for a remote op, STALL for a local one.
         self.d_fault.next = 2.into();
         if self.d_remote.val() {
@@ -1027,14 +1337,43 @@ impl<
         self.out_fifo.data_in.next = self.d_rsp.val();
         self.mon_overflow.next = self.out_fifo.overflow.val();
 
-        // Free slot for a new park (lowest index).
-        self.free_found.next = false;
-        self.free_sel.next = 0.into();
+        // Free slot for a new park: the lowest free slot of the previous
+        // clock, or its highest if the previous clock's park took the
+        // lowest. Both are found a clock ahead, from registers.
+        self.pe_vec.next = 0.into();
         for i in 0..SLOTS {
-            if (!self.sl_valid[i].q.val()) & (!self.free_found.val()) {
-                self.free_found.next = true;
-                self.free_sel.next = i.to_bits();
+            self.pe_vec.next = self.pe_vec.val().replace_bit(i, !self.sl_valid[i].q.val());
+        }
+        self.pe_neg.next = !self.pe_vec.val() + 1;
+        self.pe_oh.next = self.pe_vec.val() & self.pe_neg.val();
+        self.pe_idx.next = 0.into();
+        for i in 0..SLOTS {
+            if self.pe_oh.val().get_bit(i) {
+                self.pe_idx.next = self.pe_idx.val() | i.to_bits();
             }
+        }
+        self.fl_lo.d.next = self.pe_idx.val();
+        // Highest set bit: smear the vector downwards (log2 steps of OR),
+        // keep the bit whose upper neighbour is clear.
+        self.pe_rev.next = self.pe_vec.val() | (self.pe_vec.val() >> 1);
+        self.pe_rev.next = self.pe_rev.val() | (self.pe_rev.val() >> 2);
+        self.pe_rev.next = self.pe_rev.val() | (self.pe_rev.val() >> 4);
+        self.pe_rev.next = self.pe_rev.val() | (self.pe_rev.val() >> 8);
+        self.pe_rev.next = self.pe_rev.val() | (self.pe_rev.val() >> 16);
+        self.pe_rev.next = self.pe_rev.val() | (self.pe_rev.val() >> 32);
+        self.pe_rev.next = self.pe_rev.val() | (self.pe_rev.val() >> 64);
+        self.pe_rev.next = self.pe_rev.val() | (self.pe_rev.val() >> 128);
+        self.pe_oh.next = self.pe_rev.val() & !(self.pe_rev.val() >> 1);
+        self.pe_idx.next = 0.into();
+        for i in 0..SLOTS {
+            if self.pe_oh.val().get_bit(i) {
+                self.pe_idx.next = self.pe_idx.val() | i.to_bits();
+            }
+        }
+        self.fl_hi.d.next = self.pe_idx.val();
+        self.free_sel.next = self.fl_lo.q.val();
+        if self.prev_alloc.q.val() & (self.fl_lo.q.val() == self.c5_fwd_slot.q.val()) {
+            self.free_sel.next = self.fl_hi.q.val();
         }
         self.d_slot.next = self.s5_slot.q.val();
         if !self.s5_replay.q.val() {
@@ -1042,6 +1381,19 @@ impl<
         }
         self.d_alloc.next = self.d_park.val() & (!self.s5_replay.q.val());
         self.d_free.next = self.d_respond.val() & self.s5_replay.q.val();
+        self.prev_alloc.d.next = self.d_alloc.val();
+        // What this decision changes for the request now at c4.
+        self.c5_fwd_alloc.d.next =
+            self.d_alloc.val() & (self.d_req.val().qpn == self.s4_req.q.val().qpn);
+        self.c5_fwd_slot.d.next = self.free_sel.val();
+        self.fr_vec.next = 0.into();
+        for i in 0..SLOTS {
+            self.fr_vec.next = self
+                .fr_vec
+                .val()
+                .replace_bit(i, self.d_free.val() & (self.s5_slot.q.val().index() == i));
+        }
+        self.c5_freed.d.next = self.fr_vec.val();
 
         // Walk info for a park: the page that missed.
         self.wi_va.write_enable.next = self.d_park.val();
@@ -1109,14 +1461,27 @@ impl<
         self.mon_parked.next = self.used_cnt.q.val();
 
         // ---- walk issue: one parked request that needs a walk at a time ----
-        self.wi_found.next = false;
-        self.wi_sel.next = 0.into();
+        // Select (wi_busy rises), RAM read (wi_have), RAM words registered
+        // (wi_have2: offered to the walker from registers), walker's answer
+        // registered (wf_fire: the slot table is updated and the issue
+        // frees for the next slot).
+        self.pe_vec.next = 0.into();
         for i in 0..SLOTS {
-            if self.sl_valid[i].q.val() & (self.sl_state[i].q.val() == 0) & (!self.wi_found.val()) {
-                self.wi_found.next = true;
-                self.wi_sel.next = i.to_bits();
+            self.pe_vec.next = self.pe_vec.val().replace_bit(
+                i,
+                self.sl_valid[i].q.val() & (self.sl_state[i].q.val() == 0),
+            );
+        }
+        self.pe_neg.next = !self.pe_vec.val() + 1;
+        self.pe_oh.next = self.pe_vec.val() & self.pe_neg.val();
+        self.pe_idx.next = 0.into();
+        for i in 0..SLOTS {
+            if self.pe_oh.val().get_bit(i) {
+                self.pe_idx.next = self.pe_idx.val() | i.to_bits();
             }
         }
+        self.wi_found.next = self.pe_vec.val().any();
+        self.wi_sel.next = self.pe_idx.val();
         self.wi_va.read_address.next = self.wi_slot.q.val();
         self.wi_off.read_address.next = self.wi_slot.q.val();
         self.wi_root.read_address.next = self.wi_slot.q.val();
@@ -1131,68 +1496,102 @@ impl<
             self.wi_lvl.read_address.next = self.wi_sel.val();
             self.wi_mr.read_address.next = self.wi_sel.val();
         }
-        // The walk info is on the RAM output from the clock after selection.
+        // The walk info is on the RAM output from the clock after selection
+        // (the address is held while busy), in wq_* from the clock after.
         self.wi_have.d.next = self.wi_busy.q.val();
-        // No attach while a completion is offered: the request could join
-        // the very walk that is finishing and never see its completion.
-        self.walker.req_valid.next =
-            self.wi_busy.q.val() & self.wi_have.q.val() & (!self.walker.done_valid.val());
-        self.walker.req_mr.next = self.wi_mr.read_data.val();
-        self.walker.req_off.next = self.wi_off.read_data.val();
-        self.walker.req_root.next = self.wi_root.read_data.val();
-        self.walker.req_levels_m1.next = self.wi_lvl.read_data.val();
-        if self.walker.req_valid.val() & self.walker.req_ready.val() {
+        self.wi_have2.d.next = self.wi_have.q.val();
+        self.wq_va.d.next = self.wi_va.read_data.val();
+        self.wq_off.d.next = self.wi_off.read_data.val();
+        self.wq_root.d.next = self.wi_root.read_data.val();
+        self.wq_lvl.d.next = self.wi_lvl.read_data.val();
+        self.wq_mr.d.next = self.wi_mr.read_data.val();
+        // No attach while a completion is offered or held in dr_*: the
+        // request could join the very walk that is finishing and never see
+        // its completion, or get a walk id whose old completion is still
+        // to be applied.
+        self.walker.req_valid.next = self.wi_busy.q.val()
+            & self.wi_have2.q.val()
+            & (!self.wf_fire.q.val())
+            & (!self.dr_valid.q.val())
+            & (!self.walker.done_valid.val());
+        self.walker.req_mr.next = self.wq_mr.q.val();
+        self.walker.req_off.next = self.wq_off.q.val();
+        self.walker.req_root.next = self.wq_root.q.val();
+        self.walker.req_levels_m1.next = self.wq_lvl.q.val();
+        self.wf_fire.d.next = self.walker.req_valid.val() & self.walker.req_ready.val();
+        self.wf_id.d.next = self.walker.req_id.val();
+        self.wf_coal.d.next = self.walker.req_coalesced.val();
+        if self.wf_fire.q.val() {
             self.wi_busy.d.next = false;
             self.wi_have.d.next = false;
+            self.wi_have2.d.next = false;
             for i in 0..SLOTS {
                 if self.wi_slot.q.val().index() == i {
                     self.sl_state[i].d.next = 1.into();
-                    self.sl_walk[i].d.next = self.walker.req_id.val();
+                    self.sl_walk[i].d.next = self.wf_id.q.val();
                 }
             }
             for i in 0..8 {
-                if (self.walker.req_id.val().index() == i) & (!self.walker.req_coalesced.val()) {
-                    self.walk_va[i].d.next = self.wi_va.read_data.val();
+                if (self.wf_id.q.val().index() == i) & (!self.wf_coal.q.val()) {
+                    self.walk_va[i].d.next = self.wq_va.q.val();
                 }
             }
         }
 
         // ---- walk completion: fill the TLB, wake the requests waiting ----
-        self.w_fill.next = self.walker.done_valid.val()
-            & (self.walker.done_status.val() == 0)
-            & (!self.walker.done_stale.val());
-        self.walker.done_ready.next = (!self.w_fill.val()) | self.tlb.fill_ready.val();
+        self.w_fill.next =
+            self.dr_valid.q.val() & (self.dr_status.q.val() == 0) & (!self.dr_stale.q.val());
+        self.dr_take.next =
+            self.dr_valid.q.val() & ((!self.w_fill.val()) | self.tlb.fill_ready.val());
+        self.walker.done_ready.next = (!self.dr_valid.q.val()) | self.dr_take.val();
+        if self.dr_take.val() {
+            self.dr_valid.d.next = false;
+        }
+        if self.walker.done_valid.val() & self.walker.done_ready.val() {
+            self.dr_valid.d.next = true;
+            self.dr_id.d.next = self.walker.done_id.val();
+            self.dr_status.d.next = self.walker.done_status.val();
+            self.dr_mr.d.next = self.walker.done_mr.val();
+            self.dr_off.d.next = self.walker.done_off.val();
+            self.dr_ppn.d.next = self.walker.done_ppn.val();
+            self.dr_size.d.next = self.walker.done_size.val();
+            self.dr_w.d.next = self.walker.done_writable.val();
+            self.dr_stale.d.next =
+                self.walker.done_stale.val() | (self.inv_valid.val() & self.tlb.inv_ready.val());
+        } else if self.inv_valid.val() & self.tlb.inv_ready.val() {
+            self.dr_stale.d.next = true;
+        }
         self.tlb.fill_valid.next = self.w_fill.val();
-        self.tlb.fill_mr.next = self.walker.done_mr.val().get_bits::<MR_BITS>(0);
+        self.tlb.fill_mr.next = self.dr_mr.q.val().get_bits::<MR_BITS>(0);
         self.tlb.fill_va.next = self.walk_va[0].q.val();
         for i in 0..8 {
-            if self.walker.done_id.val().index() == i {
+            if self.dr_id.q.val().index() == i {
                 self.tlb.fill_va.next = self.walk_va[i].q.val();
             }
         }
-        self.tlb.fill_off.next = self.walker.done_off.val();
-        self.tlb.fill_ppn.next = self.walker.done_ppn.val();
-        self.tlb.fill_size.next = self.walker.done_size.val();
-        self.tlb.fill_writable.next = self.walker.done_writable.val();
-        self.w_done.next = self.walker.done_valid.val() & self.walker.done_ready.val();
+        self.tlb.fill_off.next = self.dr_off.q.val();
+        self.tlb.fill_ppn.next = self.dr_ppn.q.val();
+        self.tlb.fill_size.next = self.dr_size.q.val();
+        self.tlb.fill_writable.next = self.dr_w.q.val();
+        self.w_done.next = self.dr_take.val();
         for i in 0..SLOTS {
             if self.w_done.val()
                 & self.sl_valid[i].q.val()
                 & (self.sl_state[i].q.val() == 1)
-                & (self.sl_walk[i].q.val() == self.walker.done_id.val())
+                & (self.sl_walk[i].q.val() == self.dr_id.q.val())
             {
-                if self.walker.done_stale.val() {
+                if self.dr_stale.q.val() {
                     self.sl_state[i].d.next = 0.into();
-                } else if self.walker.done_status.val() == 0 {
+                } else if self.dr_status.q.val() == 0 {
                     self.sl_state[i].d.next = 2.into();
-                    if self.sl_write[i].q.val() & (!self.walker.done_writable.val()) {
+                    if self.sl_write[i].q.val() & (!self.dr_w.q.val()) {
                         self.sl_state[i].d.next = 3.into();
                         self.sl_forced[i].d.next = 2.into();
                         if self.sl_remote[i].q.val() {
                             self.sl_forced[i].d.next = 1.into();
                         }
                     }
-                } else if self.walker.done_status.val() == 1 {
+                } else if self.dr_status.q.val() == 1 {
                     self.sl_state[i].d.next = 3.into();
                     self.sl_forced[i].d.next = 2.into();
                     if self.sl_remote[i].q.val() {
@@ -1248,8 +1647,13 @@ impl<
             self.s5_valid.d.next = false;
             self.b_pend.d.next = false;
             self.rp1_valid.d.next = false;
+            self.rp2_valid.d.next = false;
+            self.prev_alloc.d.next = false;
             self.wi_busy.d.next = false;
             self.wi_have.d.next = false;
+            self.wi_have2.d.next = false;
+            self.wf_fire.d.next = false;
+            self.dr_valid.d.next = false;
             self.beat2.d.next = false;
         }
     }

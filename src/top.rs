@@ -5,7 +5,7 @@
 //! the buses. Behind it today:
 //!
 //! - the CSR block ([`crate::control::CsrRegs`], generated from the register
-//!   map in [`crate::regmap`]) on `s_axil_*`: settings, counters, errors and
+//!   map in [`crate::control::regmap`]) on `s_axil_*`: settings, counters, errors and
 //!   the command doorbell;
 //! - the command unit ([`crate::control::command::CommandUnit`]): MR_WRITE
 //!   and MR_SET_STATE into the MR table; every other command answers

@@ -1,13 +1,13 @@
 //! The SPEC section 7 translation targets on the whole core, in simulated
-//! clocks: the bench command's full-top scenarios (`odp_mmu::bench::
+//! clocks: the bench command's full-top scenarios (`odp_mmu_workshop::bench::
 //! top_translation`) on the Verilated default `odp_mmu`, MRs registered by
 //! the driver over AXI4-Lite, page tables in host memory (fixed 200-clock
 //! latency). Deterministic: the same design gives the same clocks on every
 //! machine, so a change that slows the hit path or serializes misses fails
 //! here. The wall-clock speed is measured by the bench command only.
 
-use odp_mmu::bench::{top_random_misses, top_translation};
 use odp_mmu::Params;
+use odp_mmu_workshop::bench::{top_random_misses, top_translation};
 
 #[test]
 fn whole_core_meets_the_hit_and_hit_under_miss_targets() {

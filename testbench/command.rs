@@ -2,20 +2,19 @@
 //!
 //! Every clock the bench compares every output (`cmd_ready`, the result
 //! stream, the MR table write ports) with a cycle model of the unit built
-//! on the plain-Rust command reference (`odp_mmu::sim::command_ref`).
+//! on the plain-Rust command reference (`odp_mmu_workshop::models::command_ref`).
 //! Directed tests name each command and each bad-command answer; the random
 //! runs drive random commands (good and bad fields, every op code) with
 //! random `cmd_valid` gaps, `ready` drops and resets, on the Verilated
 //! Verilog (long) and on the rust-hdl model in lockstep with it (short).
 
-#[path = "harness/mod.rs"]
-mod harness;
+use odp_mmu_workshop::harness;
 
 use harness::lockstep::Lockstep;
 use harness::seed;
 use harness::verilated::Verilated;
 use odp_mmu::control::command::*;
-use odp_mmu::sim::command_ref::{execute, Command, Effect};
+use odp_mmu_workshop::models::command_ref::{execute, Command, Effect};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use rust_hdl::prelude::*;

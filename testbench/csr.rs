@@ -12,8 +12,7 @@
 //!   with AXI4-Lite handshake monitors, on the Verilated Verilog and in
 //!   lockstep with the rust-hdl model.
 
-#[path = "harness/mod.rs"]
-mod harness;
+use odp_mmu_workshop::harness;
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Mutex, OnceLock};
@@ -21,8 +20,8 @@ use std::sync::{Mutex, OnceLock};
 use harness::lockstep::Lockstep;
 use harness::monitor::StreamMonitor;
 use harness::verilated::Verilated;
+use odp_mmu::control::regmap::{self, Access, CounterKind, Hw, Reg, COUNTERS, REGS};
 use odp_mmu::control::{generate_verilog, CsrCaps, CsrRegs};
-use odp_mmu::regmap::{self, Access, CounterKind, Hw, Reg, COUNTERS, REGS};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -33,13 +32,13 @@ const BLESS: &str = "ODP_BLESS=1 cargo test --release --test csr";
 /// Fails when the checked-in `path` differs from `want`, naming the first
 /// differing line and the refresh command; rewrites it under `ODP_BLESS=1`.
 fn check_fresh(path: &str, want: &str) {
-    let full = odp_mmu::tools::project_root().join(path);
+    let full = odp_mmu_workshop::tools::project_root().join(path);
     let have = std::fs::read_to_string(&full).unwrap_or_default();
     if have == want {
         return;
     }
     if std::env::var("ODP_BLESS").as_deref() == Ok("1") {
-        odp_mmu::tools::write_if_changed(&full, want).unwrap();
+        odp_mmu_workshop::tools::write_if_changed(&full, want).unwrap();
         println!("refreshed {path}");
         return;
     }
@@ -49,7 +48,7 @@ fn check_fresh(path: &str, want: &str) {
         .position(|(a, b)| a != b)
         .unwrap_or_else(|| have.lines().count().min(want.lines().count()));
     panic!(
-        "{path} is out of date with src/regmap.rs (first difference at line {}):\n  checked in: {:?}\n  generated:  {:?}\nrefresh the generated files with: {BLESS}",
+        "{path} is out of date with src/control/regmap.rs (first difference at line {}):\n  checked in: {:?}\n  generated:  {:?}\nrefresh the generated files with: {BLESS}",
         line + 1,
         have.lines().nth(line).unwrap_or("<end of file>"),
         want.lines().nth(line).unwrap_or("<end of file>"),
@@ -78,9 +77,9 @@ fn csr_block_source_is_generated_from_the_map() {
 
 #[test]
 fn systemrdl_compiles_and_elaborates_with_systemrdl_compiler() {
-    let python = odp_mmu::tools::tool("python3").unwrap_or_else(|e| panic!("{e}"));
+    let python = odp_mmu_workshop::tools::tool("python3").unwrap_or_else(|e| panic!("{e}"));
     let out = std::process::Command::new(python)
-        .current_dir(odp_mmu::tools::project_root())
+        .current_dir(odp_mmu_workshop::tools::project_root())
         .args([
             "-c",
             "from systemrdl import RDLCompiler; c=RDLCompiler(); c.compile_file('include/odp_mmu.rdl'); c.elaborate()",
@@ -91,7 +90,7 @@ fn systemrdl_compiles_and_elaborates_with_systemrdl_compiler() {
     assert!(
         !stderr.contains("No module named 'systemrdl'"),
         "systemrdl-compiler is not installed: run `{}` from the project root",
-        odp_mmu::tools::INSTALL_COMMAND
+        odp_mmu_workshop::tools::INSTALL_COMMAND
     );
     assert!(
         out.status.success() && !stderr.contains("warning"),

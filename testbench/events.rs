@@ -1,6 +1,6 @@
 //! The event-ring writer (`EventRing`) against its reference model.
 //!
-//! A scoreboard runs the plain-Rust reference (`odp_mmu::sim::events_ref`)
+//! A scoreboard runs the plain-Rust reference (`odp_mmu_workshop::models::events_ref`)
 //! on every record the block takes and checks, in order, every AW and W
 //! handshake (address, ID, burst shape, each beat's data, strobes and
 //! `wlast`), every completion on `m_done`, and every clock the registered
@@ -13,18 +13,17 @@
 //! runs go on the Verilated Verilog (long) and on the rust-hdl model in
 //! lockstep with its Verilog (short).
 
-#[path = "harness/mod.rs"]
-mod harness;
+use odp_mmu_workshop::harness;
 
 use harness::lockstep::Lockstep;
 use harness::seed;
 use harness::verilated::Verilated;
 use odp_mmu::fault::events::{EventRing, AW_LATENCY_CLOCKS, MAX_OUTSTANDING};
 use odp_mmu::fault::*;
-use odp_mmu::sim::events_ref::{
+use odp_mmu_workshop::models::events_ref::{
     has_room, is_new, owner, size_legal, slot_addr, EventRingRef, Record,
 };
-use odp_mmu::sim::host_memory::{
+use odp_mmu_workshop::models::host_memory::{
     Addr, AxiMonitor, HostMemory, MasterOut, MemConfig, SlaveOut, WBeat, RESP_DECERR, RESP_SLVERR,
 };
 use rand::rngs::StdRng;
@@ -89,7 +88,7 @@ impl Dut for Ver {
         let r = i.ev.unwrap_or_default();
         let b =
             i.s.b
-                .unwrap_or(odp_mmu::sim::host_memory::BResp { id: 0, resp: 0 });
+                .unwrap_or(odp_mmu_workshop::models::host_memory::BResp { id: 0, resp: 0 });
         for (n, v) in [
             ("rst", i.rst as u128),
             ("eq_base", i.base as u128),

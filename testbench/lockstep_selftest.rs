@@ -3,8 +3,7 @@
 //! known rust-hdl simulation/Verilog mismatch classes, and the Verilated
 //! backend runs a million clocks against a plain-Rust model.
 
-#[path = "harness/mod.rs"]
-mod harness;
+use odp_mmu_workshop::harness;
 
 use harness::seed;
 

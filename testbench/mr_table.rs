@@ -1,18 +1,17 @@
 //! The MR table: every ACCESS_ERR cause on its own, SUSPENDED, OK, the edges
 //! of the 64-bit address space, page crossing, write visibility, the reset
 //! sweep, and seeded random runs against the plain-Rust reference check
-//! (`odp_mmu::sim::mr_check`) on the lockstep pair (rust-hdl model + Verilated
+//! (`odp_mmu_workshop::models::mr_check`) on the lockstep pair (rust-hdl model + Verilated
 //! Verilog) and on the Verilated model alone. Every test runs for the
 //! default table (`IDX_BITS` 8, 256 MRs) and a small one (3, 8 MRs).
 //!
 //! Each clock of every test goes through [`Tb::step`], which checks the
 //! outputs against the reference model and the invariant monitor.
 
-#[path = "harness/mod.rs"]
-mod harness;
+use odp_mmu_workshop::harness;
 
 use harness::seed;
-use odp_mmu::sim::mr_check;
+use odp_mmu_workshop::models::mr_check;
 
 use std::sync::Mutex;
 use std::time::Instant;
@@ -20,7 +19,7 @@ use std::time::Instant;
 use harness::lockstep::Lockstep;
 use harness::verilated::Verilated;
 use mr_check::*;
-use odp_mmu::mr_table::MrTable;
+use odp_mmu::translate::mr_table::MrTable;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use rust_hdl::prelude::*;

@@ -1,6 +1,6 @@
 //! The RNR NAK generator (`NakGen`) against its reference model.
 //!
-//! A scoreboard runs the plain-Rust reference (`odp_mmu::sim::nak_ref`) on
+//! A scoreboard runs the plain-Rust reference (`odp_mmu_workshop::models::nak_ref`) on
 //! every beat and command the block takes and compares, in order, every
 //! answer beat and every NAK that leaves it; stream monitors check the
 //! valid/ready rules on both outputs every clock, and `ready` is checked
@@ -10,8 +10,7 @@
 //! Verilated Verilog (long) and on the rust-hdl model in lockstep with its
 //! Verilog (short).
 
-#[path = "harness/mod.rs"]
-mod harness;
+use odp_mmu_workshop::harness;
 
 use std::collections::VecDeque;
 
@@ -21,8 +20,8 @@ use harness::seed;
 use harness::verilated::Verilated;
 use odp_mmu::fault::nak::{NakGen, LATENCY_CLOCKS};
 use odp_mmu::fault::*;
-use odp_mmu::sim::nak_ref::Nak;
-use odp_mmu::sim::nak_ref::{NakRef, OutBeat, RspBeat};
+use odp_mmu_workshop::models::nak_ref::Nak;
+use odp_mmu_workshop::models::nak_ref::{NakRef, OutBeat, RspBeat};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use rust_hdl::prelude::*;

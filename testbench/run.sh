@@ -42,7 +42,9 @@ step build-tests cargo test --release --no-run
 step "test lib" cargo test --release --lib
 step "test bin" cargo test --release --bins
 step "test doc" cargo test --release --doc
-for target in $(sed -n '/^\[\[test\]\]/,/^$/s/^name = "\(.*\)"/\1/p' Cargo.toml); do
+# Every test target of both packages (the IP's testbench/ targets and the
+# workshop's command-line test), one step each.
+for target in $(sed -sn '/^\[\[test\]\]/,/^$/s/^name = "\(.*\)"/\1/p' Cargo.toml workshop/Cargo.toml); do
     step "test $target" cargo test --release --test "$target"
 done
 

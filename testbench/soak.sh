@@ -22,7 +22,7 @@ case $seeds in '' | *[!0-9]*)
 esac
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    mapfile -t targets < <(sed -n '/^\[\[test\]\]/,/^$/s/^name = "\(.*\)"/\1/p' Cargo.toml)
+    mapfile -t targets < <(sed -sn '/^\[\[test\]\]/,/^$/s/^name = "\(.*\)"/\1/p' Cargo.toml workshop/Cargo.toml)
 fi
 jobs=${SOAK_JOBS:-$(nproc)}
 dir=build/soak/$(date -u +%Y%m%dT%H%M%S)

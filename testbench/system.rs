@@ -1,7 +1,7 @@
 //! The whole core in its environment, on the Verilated `odp_mmu`.
 //!
 //! The bench drives the core only through its ports and the driver library
-//! (`odp_mmu::driver`). The driver plays the OS: it brings the core up,
+//! (`odp_mmu_workshop::driver`). The driver plays the OS: it brings the core up,
 //! registers MRs over AXI4-Lite and builds their page tables in the host
 //! memory model behind the AXI4 master (random latency with rare tails of
 //! 20,000 clocks, out-of-order read data, backpressure, an SLVERR region);
@@ -25,10 +25,8 @@
 //! memory holds every buffer's bytes), and the core's counters equal the
 //! bench's own counts.
 
-#[path = "models/env.rs"]
-mod env;
-#[path = "harness/mod.rs"]
-mod harness;
+use odp_mmu_workshop::harness;
+use odp_mmu_workshop::models::env;
 
 use std::collections::{BTreeSet, HashMap, VecDeque};
 
@@ -36,14 +34,16 @@ use env::{Dma, DmaEngine, Packet, Page, Pages, Requester};
 use harness::monitor::StreamMonitor;
 use harness::seed;
 use odp_mmu::control::command::RES_MR_RANGE;
-use odp_mmu::driver::{self, Bus, Driver, MrSpec};
-use odp_mmu::regmap;
-use odp_mmu::sim::host_memory::{HostMemory, MemConfig, RESP_SLVERR};
-use odp_mmu::sim::mr_check::{MrEntry, OP_REMOTE_READ, OP_REMOTE_WRITE, STATE_VALID};
-use odp_mmu::sim::page_table::{PageSize, PageTableBuilder, WordMemory};
-use odp_mmu::sim::top::{read32, write32, Inputs, LiteCycle, LiteIn, LiteOut, VerilatedTop, XReq};
-use odp_mmu::sim::translate_ref::{translate, Req, ACCESS_ERR, FATAL, OK, RNR, STALL};
+use odp_mmu::control::regmap;
 use odp_mmu::Params;
+use odp_mmu_workshop::driver::{self, Bus, Driver, MrSpec};
+use odp_mmu_workshop::harness::top::{
+    read32, write32, Inputs, LiteCycle, LiteIn, LiteOut, VerilatedTop, XReq,
+};
+use odp_mmu_workshop::models::host_memory::{HostMemory, MemConfig, RESP_SLVERR};
+use odp_mmu_workshop::models::mr_check::{MrEntry, OP_REMOTE_READ, OP_REMOTE_WRITE, STATE_VALID};
+use odp_mmu_workshop::models::page_table::{PageSize, PageTableBuilder, WordMemory};
+use odp_mmu_workshop::models::translate_ref::{translate, Req, ACCESS_ERR, FATAL, OK, RNR, STALL};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 

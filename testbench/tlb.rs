@@ -1,4 +1,4 @@
-//! Tests of the translation TLB (`odp_mmu::tlb::Tlb`).
+//! Tests of the translation TLB (`odp_mmu::translate::tlb::Tlb`).
 //!
 //! Every test runs the block next to the clock-level reference model
 //! (`models/tlb_model.rs`) and compares every output in every clock; the
@@ -10,19 +10,17 @@
 //! port by port every clock), and the Verilated model alone (long runs).
 //! Two configurations: the default `Tlb<8, 8, 32>` and a small `Tlb<2, 3, 4>`.
 
-#[path = "harness/mod.rs"]
-mod harness;
+use odp_mmu_workshop::harness;
 
 use harness::seed;
-#[path = "models/tlb_model.rs"]
-mod tlb_model;
+use odp_mmu_workshop::models::tlb_model;
 
 use std::collections::HashMap;
 use std::time::Instant;
 
 use harness::lockstep::Lockstep;
 use harness::verilated::Verilated;
-use odp_mmu::tlb::{DefaultTlb, Tlb};
+use odp_mmu::translate::tlb::{DefaultTlb, Tlb};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use rust_hdl::prelude::*;

@@ -1,22 +1,21 @@
 //! The `odp_mmu` top level: its port contract, synthesizability, lockstep
 //! equivalence of its Verilog, and its behaviour with an empty MR table.
 
-#[path = "harness/mod.rs"]
-mod harness;
+use odp_mmu_workshop::harness;
 
 use harness::seed;
 
 use harness::lockstep::Lockstep;
 use harness::monitor::StreamMonitor;
 use harness::verilated::{parse_ports, Dir, Verilated};
-use odp_mmu::driver::{Bus, Driver};
-use odp_mmu::sim::host_memory::{AxiMonitor, HostMemory, MemConfig};
-use odp_mmu::sim::mr_check::{MrEntry, STATE_VALID};
-use odp_mmu::sim::page_table::{PageSize, PageTableBuilder, WordMemory};
-use odp_mmu::sim::top::{read32, write32, LiteCycle, LiteIn, LiteOut};
-use odp_mmu::sim::translate_ref::{translate, Req};
 use odp_mmu::top::status;
 use odp_mmu::{DefaultOdpMmu, Params, SmallOdpMmu};
+use odp_mmu_workshop::driver::{Bus, Driver};
+use odp_mmu_workshop::harness::top::{read32, write32, LiteCycle, LiteIn, LiteOut};
+use odp_mmu_workshop::models::host_memory::{AxiMonitor, HostMemory, MemConfig};
+use odp_mmu_workshop::models::mr_check::{MrEntry, STATE_VALID};
+use odp_mmu_workshop::models::page_table::{PageSize, PageTableBuilder, WordMemory};
+use odp_mmu_workshop::models::translate_ref::{translate, Req};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::{HashMap, VecDeque};
@@ -102,44 +101,6 @@ fn top_module_is_odp_mmu_with_the_spec_port_names() {
 }
 
 #[test]
-fn cli_verilog_writes_build_odp_mmu_v() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_odp-mmu"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(["verilog", "--out", "build/cli-test/odp_mmu.v"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v = std::fs::read_to_string("build/cli-test/odp_mmu.v").unwrap();
-    assert!(v.contains("module odp_mmu("));
-}
-
-#[test]
-fn cli_refuses_an_out_of_range_parameter_naming_it() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_odp-mmu"))
-        .args(["verilog", "--out", "/dev/null", "--walks", "0"])
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("walks must be in 1..=8, got 0"), "{err}");
-}
-
-#[test]
-fn cli_refuses_sizes_that_no_preset_has() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_odp-mmu"))
-        .args(["verilog", "--out", "/dev/null", "--tlb-sets", "64"])
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("two presets"), "{err}");
-}
-
-#[test]
 fn generated_verilog_passes_yosys_and_verilator_lint_default_and_small() {
     for p in [Params::default(), small()] {
         let v = odp_mmu::top::generate_verilog(&p).unwrap();
@@ -184,7 +145,8 @@ fn top_verilog_matches_the_rust_hdl_model_on_random_stimulus_in_lockstep() {
 /// A CSR address: a defined register most of the time, else any address.
 fn random_csr(rng: &mut StdRng) -> u16 {
     if rng.gen_ratio(3, 4) {
-        odp_mmu::regmap::REGS[rng.gen_range(0..odp_mmu::regmap::REGS.len())].offset
+        odp_mmu::control::regmap::REGS[rng.gen_range(0..odp_mmu::control::regmap::REGS.len())]
+            .offset
     } else {
         rng.gen()
     }
@@ -219,7 +181,7 @@ fn empty_core_answers_every_random_request_access_err_in_order() {
         if !ar_valid {
             ar_valid = rng.gen();
             let mut a: u16 = rng.gen();
-            while odp_mmu::regmap::by_offset(a & !3).is_some() {
+            while odp_mmu::control::regmap::by_offset(a & !3).is_some() {
                 a = rng.gen();
             }
             m.set("s_axil_araddr", a as u128);
@@ -365,7 +327,7 @@ impl LockstepSys {
             u.s_axil_arvalid.next = ar.is_some();
             u.s_axil_araddr.next = (ar.unwrap_or(0) as u64).into();
             u.s_axil_rready.next = true;
-            odp_mmu::drive_axi_read_slave!(u, s);
+            odp_mmu_workshop::drive_axi_read_slave!(u, s);
             u.m_axi_awready.next = true;
             u.m_axi_wready.next = true;
             u.m_axi_bvalid.next = false;
@@ -413,7 +375,7 @@ impl LockstepSys {
                 self.by_status[st as usize] += 1;
             }
         }
-        let mo = odp_mmu::axi_read_master_out!(u);
+        let mo = odp_mmu_workshop::axi_read_master_out!(u);
         self.mon.check(&mo, &s);
         self.mem.edge(&mo);
         ls.edge();

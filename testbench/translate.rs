@@ -9,12 +9,10 @@
 //! return every tag), at most one TLB entry hits, the output FIFO never
 //! overflows, and the AXI4 and stream handshake rules hold.
 
-#[path = "harness/mod.rs"]
-mod harness;
+use odp_mmu_workshop::harness;
 
 use harness::seed;
-#[path = "models/mod.rs"]
-mod models;
+use odp_mmu_workshop::models;
 
 use std::collections::{HashMap, VecDeque};
 

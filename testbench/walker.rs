@@ -1,12 +1,12 @@
 //! Page-table walker tests.
 //!
 //! Every test runs the walker in a closed loop with the host-memory model
-//! (`odp_mmu::sim::host_memory`) and a cycle-exact scoreboard (`Bench`) that
+//! (`odp_mmu_workshop::models::host_memory`) and a cycle-exact scoreboard (`Bench`) that
 //! checks, every clock: `req_ready`/`req_id`/`req_coalesced` against the
 //! coalescing rule, every AR (fields, address = the next PTE of the walk
 //! its ID names, at most one per slot), `rready`, `done_valid` against the
 //! set of finished walks, every completion against the reference walk
-//! (`odp_mmu::sim::page_table`), the `done_*` payload's stability under
+//! (`odp_mmu_workshop::models::page_table`), the `done_*` payload's stability under
 //! backpressure, the stale flags after `flush`, the orphan handling after
 //! `rst`, and (through `AxiMonitor`) the AXI handshake rules on both sides.
 //!
@@ -14,12 +14,10 @@
 //! generated Verilog, every output compared every clock); the long random
 //! runs use the Verilated model alone.
 
-#[path = "harness/mod.rs"]
-mod harness;
+use odp_mmu_workshop::harness;
 
 use harness::seed;
-#[path = "models/mod.rs"]
-mod models;
+use odp_mmu_workshop::models;
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Mutex;
@@ -33,7 +31,7 @@ use models::page_table::{
     out_of_reach, pte_address, walk_step, walk_trace, MrTables, Outcome, PageSize,
     PageTableBuilder, Step, PTE_H, PTE_P, PTE_W,
 };
-use odp_mmu::walker::Walker;
+use odp_mmu::translate::walker::Walker;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use rust_hdl::prelude::*;

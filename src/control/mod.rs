@@ -6,7 +6,6 @@ mod csr_regs;
 pub use csr_regs::{CsrCaps, CsrRegs};
 
 use crate::params::Params;
-use crate::regmap;
 
 impl CsrCaps {
     /// The parameter registers of a core built with `p`.
@@ -35,3 +34,4 @@ pub fn generate_verilog(caps: &CsrCaps, name: &str) -> String {
     crate::verilog::generate(&uut, name)
 }
 pub mod command;
+pub mod regmap;

@@ -24,9 +24,9 @@
 
 use std::collections::{BTreeMap, VecDeque};
 
-use odp_mmu::sim::host_memory::HostMemory;
-use odp_mmu::sim::mr_check::{OP_LOCAL_READ, OP_LOCAL_WRITE, OP_REMOTE_READ, OP_REMOTE_WRITE};
-use odp_mmu::sim::page_table::PageSize;
+use crate::models::host_memory::HostMemory;
+use crate::models::mr_check::{OP_LOCAL_READ, OP_LOCAL_WRITE, OP_REMOTE_READ, OP_REMOTE_WRITE};
+use crate::models::page_table::PageSize;
 use rand::rngs::StdRng;
 use rand::Rng;
 

@@ -355,7 +355,7 @@ pub fn csr_block_source() -> String {
     .unwrap();
     writeln!(
         w,
-        "//! do not edit. After changing `src/regmap.rs`, refresh every generated file"
+        "//! do not edit. After changing `src/control/regmap.rs`, refresh every generated file"
     )
     .unwrap();
     writeln!(

@@ -7,7 +7,7 @@
 
 use std::collections::VecDeque;
 
-use crate::fault::*;
+use odp_mmu::fault::*;
 
 /// One event record as a producer hands it to the writer: four 64-bit
 /// words; bit 63 of word 3 (the owner) is the writer's and ignored here.

@@ -35,12 +35,16 @@
 //!
 //! Latency of a hit: accepted at clock 0, response valid at clock 6.
 
+pub mod mr_table;
+pub mod tlb;
+pub mod walker;
+
 use rust_hdl::prelude::*;
 
 use crate::common::reg_fifo::RegFifo;
-use crate::mr_table::MrTable;
-use crate::tlb::Tlb;
-use crate::walker::Walker;
+use crate::translate::mr_table::MrTable;
+use crate::translate::tlb::Tlb;
+use crate::translate::walker::Walker;
 
 /// A translation request, as carried through the pipeline and parked.
 #[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]

@@ -111,11 +111,11 @@ macro_rules! drive_axi_read_slave {
 #[macro_export]
 macro_rules! axi_read_master_out {
     ($u:expr) => {
-        $crate::sim::host_memory::MasterOut {
+        $crate::models::host_memory::MasterOut {
             ar: $u
                 .m_axi_arvalid
                 .val()
-                .then(|| $crate::sim::host_memory::Addr {
+                .then(|| $crate::models::host_memory::Addr {
                     id: $u.m_axi_arid.val().index() as u8,
                     addr: $u.m_axi_araddr.val().to_u64(),
                     len: $u.m_axi_arlen.val().index() as u8,

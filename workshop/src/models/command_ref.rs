@@ -1,7 +1,7 @@
 //! Reference model of the command unit: what one command does, in plain
 //! Rust, from the register-map fields (`docs/commands.md`).
 
-use crate::control::command::*;
+use odp_mmu::control::command::*;
 
 /// A command as the CSR block hands it over: op code, tag, argument words.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -8,6 +8,7 @@ pub mod checks;
 pub mod lockstep;
 pub mod monitor;
 pub mod rhdl;
+pub mod top;
 pub mod verilated;
 
 /// The seed of a random test.

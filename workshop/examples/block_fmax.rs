@@ -62,17 +62,17 @@ fn main() -> Result<(), String> {
             ))
         }
     };
-    let path = odp_mmu::tools::build_dir().join(format!("{top}.v"));
-    odp_mmu::tools::write_if_changed(&path, &verilog)
+    let path = odp_mmu_workshop::tools::build_dir().join(format!("{top}.v"));
+    odp_mmu_workshop::tools::write_if_changed(&path, &verilog)
         .map_err(|e| format!("{}: {e}", path.display()))?;
-    for u in odp_mmu::flow::synth(&path, top)? {
+    for u in odp_mmu_workshop::flow::synth(&path, top)? {
         println!(
             "synth {}: LUT {} FF {} BRAM {} DSP {}",
             u.target, u.luts, u.ffs, u.brams, u.dsps
         );
     }
     for seed in seeds {
-        let r = odp_mmu::flow::pnr(&path, top, clock, seed)?;
+        let r = odp_mmu_workshop::flow::pnr(&path, top, clock, seed)?;
         println!(
             "seed {seed}: Fmax {:.1} MHz (target {:.1}); {}",
             r.fmax_mhz, r.target_mhz, r.utilisation

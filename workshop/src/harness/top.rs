@@ -18,11 +18,11 @@
 //! built straight into `mem`.
 
 use crate::driver::Bus;
-use crate::sim::host_memory::{Addr, AxiMonitor, HostMemory, MasterOut, MemConfig, SlaveOut};
-use crate::sim::page_table::WordMemory;
-use crate::sim::translate_ref::Req;
-use crate::sim::verilated::Verilated;
-use crate::Params;
+use crate::harness::verilated::Verilated;
+use crate::models::host_memory::{Addr, AxiMonitor, HostMemory, MasterOut, MemConfig, SlaveOut};
+use crate::models::page_table::WordMemory;
+use crate::models::translate_ref::Req;
+use odp_mmu::Params;
 
 macro_rules! ports {
     ($($name:ident),* $(,)?) => {
@@ -242,7 +242,7 @@ impl VerilatedTop {
     /// holds reset for two clocks. Memory answers after `mem`. Panics with
     /// the install command when Verilator is missing.
     pub fn new(params: &Params, mem: MemConfig) -> Self {
-        let v = crate::top::generate_verilog(params).expect("a preset");
+        let v = odp_mmu::top::generate_verilog(params).expect("a preset");
         // One module name per preset: both can live in one process.
         let name = if *params == Params::default() {
             "odp_mmu"

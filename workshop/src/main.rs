@@ -173,9 +173,9 @@ fn write_verilog(params: &ParamArgs, design: Design, out: &PathBuf) -> Result<Pa
     let verilog = match design {
         Design::OdpMmu => odp_mmu::top::generate_verilog(&params).map_err(|e| e.to_string())?,
         Design::Translator => odp_mmu::translate::generate_verilog(params.qps),
-        Design::MrTable => odp_mmu::mr_table::generate_verilog(),
-        Design::Tlb => odp_mmu::tlb::generate_verilog(),
-        Design::Walker => odp_mmu::walker::generate_verilog(),
+        Design::MrTable => odp_mmu::translate::mr_table::generate_verilog(),
+        Design::Tlb => odp_mmu::translate::tlb::generate_verilog(),
+        Design::Walker => odp_mmu::translate::walker::generate_verilog(),
     };
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -197,7 +197,7 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Synth { params, design } => {
             let out = PathBuf::from(format!("build/{}.v", design.top()));
             let path = write_verilog(&params, design, &out)?;
-            let reports = odp_mmu::flow::synth(&path, design.top())?;
+            let reports = odp_mmu_workshop::flow::synth(&path, design.top())?;
             println!(
                 "{:<6} {:>8} {:>8} {:>6} {:>5}",
                 "target", "LUT", "FF", "BRAM", "DSP"
@@ -219,9 +219,9 @@ fn run(cli: Cli) -> Result<(), String> {
             let out = PathBuf::from(format!("build/{}.v", design.top()));
             let path = write_verilog(&params, design, &out)?;
             let r = if no_route {
-                odp_mmu::flow::pnr_placed(&path, design.top(), design.clock(), seed)?
+                odp_mmu_workshop::flow::pnr_placed(&path, design.top(), design.clock(), seed)?
             } else {
-                odp_mmu::flow::pnr(&path, design.top(), design.clock(), seed)?
+                odp_mmu_workshop::flow::pnr(&path, design.top(), design.clock(), seed)?
             };
             println!(
                 "Fmax {:.1} MHz{} (target {:.1} MHz, seed {}) on LFE5U-85F-8 CABGA381",
@@ -254,15 +254,16 @@ fn run(cli: Cli) -> Result<(), String> {
         } => {
             let (report, json) = match netlist {
                 Some(netlist) => {
-                    let report = odp_mmu::depth::analyse_file(&netlist, None, design.top())?;
-                    let json = odp_mmu::depth::report_path(design.top());
-                    odp_mmu::depth::write_json(&report, &json)?;
+                    let report =
+                        odp_mmu_workshop::depth::analyse_file(&netlist, None, design.top())?;
+                    let json = odp_mmu_workshop::depth::report_path(design.top());
+                    odp_mmu_workshop::depth::write_json(&report, &json)?;
                     (report, json)
                 }
                 None => {
                     let out = PathBuf::from(format!("build/{}.v", design.top()));
                     let path = write_verilog(&params, design, &out)?;
-                    odp_mmu::depth::run(&path, design.top(), design.clock())?
+                    odp_mmu_workshop::depth::run(&path, design.top(), design.clock())?
                 }
             };
             print!("{}", report.text(top));
@@ -270,7 +271,7 @@ fn run(cli: Cli) -> Result<(), String> {
         }
         Command::Bench { out } => {
             let start = std::time::Instant::now();
-            let numbers = odp_mmu::bench::run(&mut |what| {
+            let numbers = odp_mmu_workshop::bench::run(&mut |what| {
                 eprintln!("[{:6.1} s] {what}", start.elapsed().as_secs_f64())
             })?;
             print!("{}", numbers.table());

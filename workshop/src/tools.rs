@@ -15,7 +15,7 @@ pub const INSTALL_COMMAND: &str = "bash synth/install-tools.sh";
 
 /// The project root (the folder holding `Cargo.toml`).
 pub fn project_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
 }
 
 /// The folder holding the installed tool binaries.

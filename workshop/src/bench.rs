@@ -3,7 +3,7 @@
 //! the whole core, the top level `odp_mmu` (Verilated default preset).
 //!
 //! Every number comes from a scenario run here, clock by clock, against the
-//! host-memory model of [`crate::sim::host_memory`] with a fixed latency of
+//! host-memory model of [`crate::models::host_memory`] with a fixed latency of
 //! [`MEMORY_LATENCY`] clocks (AR handshake to R handshake).
 //!
 //! **Translator alone** (`Translator`, SPEC section 6 sizes; the keys keep
@@ -12,7 +12,7 @@
 //!
 //! **Whole core** (keys `top_*`, `mr_register_clocks`,
 //! `verilated_top_clocks_per_second`): the same scenarios on
-//! [`crate::sim::top::VerilatedTop`], the Verilated default `odp_mmu`
+//! [`crate::harness::top::VerilatedTop`], the Verilated default `odp_mmu`
 //! driven through its flat ports only. Requests go in on `s_xreq` and come
 //! back on `m_xrsp`; the driver library ([`crate::driver::Driver`]) brings
 //! the core up and registers every MR through the AXI4-Lite slave
@@ -43,13 +43,13 @@
 use rust_hdl::prelude::*;
 
 use crate::driver::{Driver, Mr, MrSpec};
-use crate::sim::host_memory::{HostMemory, MemConfig};
-use crate::sim::mr_check::{MrEntry, STATE_VALID};
-use crate::sim::page_table::{PageSize, PageTableBuilder};
-use crate::sim::top::{Beat, Inputs, VerilatedTop, XReq};
-use crate::sim::translate_ref::Req;
-use crate::translate::Translator;
-use crate::walker::Walker;
+use crate::harness::top::{Beat, Inputs, VerilatedTop, XReq};
+use crate::models::host_memory::{HostMemory, MemConfig};
+use crate::models::mr_check::{MrEntry, STATE_VALID};
+use crate::models::page_table::{PageSize, PageTableBuilder};
+use crate::models::translate_ref::Req;
+use odp_mmu::translate::walker::Walker;
+use odp_mmu::translate::Translator;
 
 /// Memory latency of the miss scenarios, in clocks.
 pub const MEMORY_LATENCY: u64 = 200;
@@ -589,7 +589,7 @@ fn random_misses<const WALKS: usize>() -> (u64, usize) {
 /// pages, first frame)` at MR index 0, 1, ...). Returns the driver, the MRs
 /// and the clocks the first `register_mr` took.
 fn top_with_mrs(
-    params: &crate::Params,
+    params: &odp_mmu::Params,
     mrs: &[(u64, u64, u64)],
 ) -> (Driver<VerilatedTop>, Vec<Mr>, u64) {
     let top = VerilatedTop::new(params, MemConfig::fixed(MEMORY_LATENCY));
@@ -634,7 +634,7 @@ pub fn top_translation(progress: &mut dyn FnMut(&str), measure_speed: bool) -> T
         "odp_mmu: Verilated model (built once, cached in build/verilator), MRs over AXI4-Lite",
     );
     let (mut drv, _, reg) = top_with_mrs(
-        &crate::Params::default(),
+        &odp_mmu::Params::default(),
         &[(HOT_BASE, 64, 0x10_0000), (COLD_BASE, 512, 0x20_0000)],
     );
     n.mr_register_clocks = reg;
@@ -707,7 +707,8 @@ pub fn top_translation(progress: &mut dyn FnMut(&str), measure_speed: bool) -> T
     }
 
     progress("odp_mmu: random misses, 8 walkers");
-    (n.miss_clocks_8_walkers, n.walks_in_flight_max) = top_random_misses(&crate::Params::default());
+    (n.miss_clocks_8_walkers, n.walks_in_flight_max) =
+        top_random_misses(&odp_mmu::Params::default());
     n
 }
 
@@ -715,7 +716,7 @@ pub fn top_translation(progress: &mut dyn FnMut(&str), measure_speed: bool) -> T
 /// requests, each to its own page (QPs modulo the core's), 200-clock
 /// memory. Returns the clocks from the first accept to the last answer and
 /// the most page-table reads outstanding at once (the walks in flight).
-pub fn top_random_misses(params: &crate::Params) -> (u64, usize) {
+pub fn top_random_misses(params: &odp_mmu::Params) -> (u64, usize) {
     let (mut drv, _, _) = top_with_mrs(params, &[(COLD_BASE, 512, 0x20_0000)]);
     let qps = params.qps as u32;
     let reqs: Vec<Req> = random_miss_reqs()

@@ -3,7 +3,7 @@
 //! rules of `docs/nak.md` (SPEC sections 2 and 5.5). No timing: the
 //! testbench compares the order of what comes out of each output stream.
 
-use crate::fault::*;
+use odp_mmu::fault::*;
 
 /// One response beat as the translator gives it, with its request context.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -15,12 +15,12 @@
 //! [`Driver::unmap`]), MR state changes, any command through the doorbell
 //! ([`Driver::command`]), errors and counters. The fault loop, invalidation
 //! and prefetch calls arrive with the blocks that execute them. The register
-//! offsets and fields come from [`crate::regmap`], the one description of the
+//! offsets and fields come from [`odp_mmu::control::regmap`], the one description of the
 //! register map. `docs/driver.md` is the driver author's guide.
 
-use crate::regmap::{self, op};
-use crate::sim::mr_check::MrEntry;
-use crate::sim::page_table::{MrTables, PageSize, PageTableBuilder, WordMemory};
+use crate::models::mr_check::MrEntry;
+use crate::models::page_table::{MrTables, PageSize, PageTableBuilder, WordMemory};
+use odp_mmu::control::regmap::{self, op};
 
 /// The machine the driver runs on: the core's registers and host memory.
 pub trait Bus: WordMemory {

@@ -1,0 +1,22 @@
+//! # odp-mmu workshop
+//!
+//! Everything around the `odp-mmu` IP that is not synthesized: the `odp-mmu`
+//! command's flows, the models, the driver library and the test harness.
+//!
+//! - [`flow`], [`depth`], [`tools`]: Yosys and nextpnr runs, the logic-depth
+//!   report, the paths of the tools installed in `.tools/`;
+//! - [`mod@bench`]: the performance scenarios behind `odp-mmu bench`;
+//! - [`models`]: every model: SPEC references, cycle models, and the
+//!   environment (host memory, page tables, requesters, DMA engine);
+//! - [`driver`]: the driver library, over any register [`driver::Bus`];
+//! - [`harness`]: what the test targets share: the Verilated-model loader,
+//!   the lockstep runner, rust-hdl port access, synthesizability checks,
+//!   the seed and stop rules of random tests.
+
+pub mod bench;
+pub mod depth;
+pub mod driver;
+pub mod flow;
+pub mod harness;
+pub mod models;
+pub mod tools;

@@ -24,5 +24,5 @@ pub mod top;
 pub mod translate;
 pub mod verilog;
 
-pub use params::Params;
+pub use params::{Params, Preset};
 pub use top::{DefaultOdpMmu, OdpMmu, SmallOdpMmu};

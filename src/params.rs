@@ -57,6 +57,52 @@ impl Params {
     }
 }
 
+/// A named configuration of the whole core. Each preset is a type
+/// ([`crate::DefaultOdpMmu`], [`crate::SmallOdpMmu`]): rust-hdl sizes
+/// memories and vectors by const generics, so `odp_mmu` is built in these
+/// sizes only (`qps` is free in every preset).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Preset {
+    /// SPEC section 6: 256 MRs, 256 x 4 TLB entries, 32 huge entries, 8
+    /// walks, 32 pending faults, 64 outstanding requests.
+    Default,
+    /// 8 MRs, 4 x 4 TLB entries, 4 huge entries, 2 walks, 4 pending faults, 8
+    /// outstanding requests: quick to simulate; the system tests run it
+    /// beside the default.
+    Small,
+}
+
+impl Preset {
+    /// Every preset, in the order `--help` lists them.
+    pub const ALL: [Preset; 2] = [Preset::Default, Preset::Small];
+
+    /// Its name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Preset::Default => "default",
+            Preset::Small => "small",
+        }
+    }
+
+    /// Its parameters (the small preset has 16 QPs, the default 1024).
+    pub fn params(self) -> Params {
+        match self {
+            Preset::Default => Params::default(),
+            Preset::Small => Params::small(),
+        }
+    }
+
+    /// The preset whose sizes `p` has (every field but `qps`), if any.
+    pub fn of(p: &Params) -> Option<Preset> {
+        Preset::ALL.into_iter().find(|preset| {
+            Params {
+                qps: p.qps,
+                ..preset.params()
+            } == *p
+        })
+    }
+}
+
 /// A parameter outside its legal range.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParamError(pub String);
@@ -87,6 +133,17 @@ fn in_range(name: &str, v: usize, lo: usize, hi: usize) -> Result<(), ParamError
     check((lo..=hi).contains(&v), || {
         format!("{name} must be in {lo}..={hi}, got {v}")
     })
+}
+
+impl Params {
+    /// The sizes of `self` (every field but `qps`) as the command line
+    /// spells them.
+    pub fn sizes(&self) -> String {
+        format!(
+            "mr_entries {}, tlb_sets {}, huge_entries {}, walks {}, pending_faults {}, outstanding {}",
+            self.mr_entries, self.tlb_sets, self.huge_entries, self.walks, self.pending_faults, self.outstanding
+        )
+    }
 }
 
 impl Params {

@@ -27,7 +27,7 @@ use rust_hdl::prelude::*;
 
 use crate::control::command::CommandUnit;
 use crate::control::{CsrCaps, CsrRegs};
-use crate::params::{ParamError, Params};
+use crate::params::{ParamError, Params, Preset};
 use crate::translate::Translator;
 
 /// Response status codes (SPEC section 2).
@@ -532,34 +532,24 @@ impl<
 
 /// Generates the Verilog of `odp_mmu` for `params`, top module `odp_mmu`.
 ///
-/// The sizes must be those of a preset ([`Params::default`] or
-/// [`Params::small`]; `qps` is free): each preset is a type, and a size no
-/// type has is refused with an error naming the presets rather than ignored.
+/// The sizes must be those of a [`Preset`] (`qps` is free): each preset is
+/// a type, and a size no type has is refused with an error naming the
+/// presets rather than ignored.
 pub fn generate_verilog(params: &Params) -> Result<String, ParamError> {
     params.validate()?;
-    let sizes = |p: &Params| {
-        (
-            p.mr_entries,
-            p.tlb_sets,
-            p.huge_entries,
-            p.outstanding,
-            p.walks,
-            p.pending_faults,
-        )
-    };
-    let v = if sizes(params) == sizes(&Params::default()) {
-        generate(DefaultOdpMmu::new(params))
-    } else if sizes(params) == sizes(&Params::small()) {
-        generate(SmallOdpMmu::new(params))
-    } else {
-        return Err(ParamError(format!(
-            "odp_mmu is built in two presets: default (mr_entries {}, tlb_sets {}, huge_entries {}, outstanding {}, walks {}, pending_faults {}) and small ({}); got {:?}",
-            256, 256, 32, 64, 8, 32,
-            "mr_entries 8, tlb_sets 4, huge_entries 4, outstanding 8, walks 2, pending_faults 4",
-            sizes(params)
-        )));
-    };
-    Ok(v)
+    match Preset::of(params) {
+        Some(Preset::Default) => Ok(generate(DefaultOdpMmu::new(params))),
+        Some(Preset::Small) => Ok(generate(SmallOdpMmu::new(params))),
+        None => Err(ParamError(format!(
+            "odp_mmu is built in the presets {} (only --qps is free); got {}",
+            Preset::ALL
+                .iter()
+                .map(|p| format!("{} ({})", p.name(), p.params().sizes()))
+                .collect::<Vec<_>>()
+                .join(" and "),
+            params.sizes()
+        ))),
+    }
 }
 
 fn generate<B: Block>(mut uut: B) -> String {

@@ -15,7 +15,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use odp_mmu::Params;
+use odp_mmu::control::command::CommandUnit;
+use odp_mmu::control::CsrCaps;
+use odp_mmu::fault::events::EventRing;
+use odp_mmu::fault::nak::DefaultNakGen;
+use odp_mmu::{Params, Preset};
+use rust_hdl::prelude::*;
 
 #[derive(Parser)]
 #[command(
@@ -28,67 +33,145 @@ struct Cli {
     command: Command,
 }
 
-/// Core parameters (SPEC section 6); defaults are the SPEC configuration.
+/// Core parameters (SPEC section 6). A flag the chosen design does not
+/// honour is refused with a one-line error, never ignored.
 #[derive(Args, Clone)]
 struct ParamArgs {
-    /// MR table entries (power of two, 4..=1024)
-    #[arg(long, default_value_t = Params::default().mr_entries)]
-    mr_entries: usize,
-    /// Queue pairs (1..=2^24)
-    #[arg(long, default_value_t = Params::default().qps)]
-    qps: usize,
-    /// 4 KiB TLB sets (power of two, 4..=4096)
-    #[arg(long, default_value_t = Params::default().tlb_sets)]
-    tlb_sets: usize,
-    /// Huge-page TLB entries (power of two, 2..=64)
-    #[arg(long, default_value_t = Params::default().huge_entries)]
-    huge_entries: usize,
-    /// Concurrent page-table walks (1..=8)
-    #[arg(long, default_value_t = Params::default().walks)]
-    walks: usize,
-    /// Pending-fault table entries (1..=256)
-    #[arg(long, default_value_t = Params::default().pending_faults)]
-    pending_faults: usize,
-    /// Outstanding requests (1..=256)
-    #[arg(long, default_value_t = Params::default().outstanding)]
-    outstanding: usize,
+    /// Named configuration of odp_mmu (each preset is a type; the size flags
+    /// below must then match it or be left out) [default: default]
+    #[arg(long, value_enum)]
+    preset: Option<PresetArg>,
+    /// MR table entries (power of two, 4..=1024) [default: 256]
+    #[arg(long)]
+    mr_entries: Option<usize>,
+    /// Queue pairs (1..=2^24) [default: 1024]
+    #[arg(long)]
+    qps: Option<usize>,
+    /// 4 KiB TLB sets (power of two, 4..=4096) [default: 256]
+    #[arg(long)]
+    tlb_sets: Option<usize>,
+    /// Huge-page TLB entries (power of two, 2..=64) [default: 32]
+    #[arg(long)]
+    huge_entries: Option<usize>,
+    /// Concurrent page-table walks (1..=8) [default: 8]
+    #[arg(long)]
+    walks: Option<usize>,
+    /// Pending-fault table entries (1..=256) [default: 32]
+    #[arg(long)]
+    pending_faults: Option<usize>,
+    /// Outstanding requests (1..=256) [default: 64]
+    #[arg(long)]
+    outstanding: Option<usize>,
+}
+
+/// The presets of odp_mmu, as `--help` lists them.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum PresetArg {
+    /// SPEC section 6: 256 MRs, 256x4 TLB, 32 huge, 8 walks, 32 pending faults, 64 outstanding (DefaultOdpMmu)
+    Default,
+    /// 8 MRs, 4x4 TLB, 4 huge, 2 walks, 4 pending faults, 8 outstanding (SmallOdpMmu)
+    Small,
+}
+
+impl PresetArg {
+    fn preset(self) -> Preset {
+        match self {
+            PresetArg::Default => Preset::Default,
+            PresetArg::Small => Preset::Small,
+        }
+    }
 }
 
 impl ParamArgs {
+    /// The size flags given, by their command-line names.
+    fn given(&self) -> Vec<&'static str> {
+        [
+            ("--preset", self.preset.is_some()),
+            ("--mr-entries", self.mr_entries.is_some()),
+            ("--qps", self.qps.is_some()),
+            ("--tlb-sets", self.tlb_sets.is_some()),
+            ("--huge-entries", self.huge_entries.is_some()),
+            ("--walks", self.walks.is_some()),
+            ("--pending-faults", self.pending_faults.is_some()),
+            ("--outstanding", self.outstanding.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(name, given)| given.then_some(name))
+        .collect()
+    }
+
+    /// The parameters: the preset's (default if none), overridden by every
+    /// size flag given, validated.
     fn params(&self) -> Result<Params, String> {
+        let base = self
+            .preset
+            .map_or(Preset::Default, PresetArg::preset)
+            .params();
         let p = Params {
-            mr_entries: self.mr_entries,
-            qps: self.qps,
-            tlb_sets: self.tlb_sets,
-            tlb_ways: 4,
-            huge_entries: self.huge_entries,
-            walks: self.walks,
-            pending_faults: self.pending_faults,
-            outstanding: self.outstanding,
+            mr_entries: self.mr_entries.unwrap_or(base.mr_entries),
+            qps: self.qps.unwrap_or(base.qps),
+            tlb_sets: self.tlb_sets.unwrap_or(base.tlb_sets),
+            tlb_ways: base.tlb_ways,
+            huge_entries: self.huge_entries.unwrap_or(base.huge_entries),
+            walks: self.walks.unwrap_or(base.walks),
+            pending_faults: self.pending_faults.unwrap_or(base.pending_faults),
+            outstanding: self.outstanding.unwrap_or(base.outstanding),
         };
         p.validate().map_err(|e| e.to_string())?;
         Ok(p)
+    }
+
+    /// The parameters for `design`, refusing every flag it does not honour.
+    fn for_design(&self, design: Design) -> Result<Params, String> {
+        let honoured = design.honours();
+        if let Some(flag) = self.given().into_iter().find(|f| !honoured.contains(f)) {
+            return Err(format!(
+                "{flag} does not apply to --design {}: {}",
+                design.name(),
+                design.sizes()
+            ));
+        }
+        self.params()
     }
 }
 
 /// Which design the flow commands build.
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Design {
-    /// The top level `odp_mmu`
+    /// The top level `odp_mmu` (every flag applies; sizes must match a preset)
     OdpMmu,
-    /// The translation path alone (`translator`, SPEC section 6 sizes; only
-    /// `--qps` applies)
+    /// The translation path alone (`translator`; only `--qps` applies)
     Translator,
-    /// The MR table alone (`mr_table`, 256 entries; no parameter applies)
+    /// The MR table alone (`mr_table`, 256 entries; no flag applies)
     MrTable,
-    /// The TLB alone (`tlb`, 256 sets x 4 ways + 32 huge entries; no
-    /// parameter applies)
+    /// The TLB alone (`tlb`, 256 sets x 4 ways + 32 huge entries; no flag applies)
     Tlb,
-    /// The page-table walker alone (`walker`, 8 walks; no parameter applies)
+    /// The page-table walker alone (`walker`, 8 walks; no flag applies)
     Walker,
+    /// The CSR block alone (`csr_regs`; every flag sets its parameter registers)
+    Csr,
+    /// The command unit alone (`command_unit`, 256 MRs; no flag applies)
+    CommandUnit,
+    /// The RNR NAK generator alone (`nak_gen`, 1024 QPs; no flag applies)
+    Nak,
+    /// The event-ring writer alone (`event_ring`; no flag applies)
+    Events,
 }
 
+/// Every size flag.
+const ALL_FLAGS: [&str; 8] = [
+    "--preset",
+    "--mr-entries",
+    "--qps",
+    "--tlb-sets",
+    "--huge-entries",
+    "--walks",
+    "--pending-faults",
+    "--outstanding",
+];
+
 impl Design {
+    /// The design's top module.
     fn top(self) -> &'static str {
         match self {
             Design::OdpMmu => "odp_mmu",
@@ -96,15 +179,70 @@ impl Design {
             Design::MrTable => "mr_table",
             Design::Tlb => "tlb",
             Design::Walker => "walker",
+            Design::Csr => "csr_regs",
+            Design::CommandUnit => "command_unit",
+            Design::Nak => "nak_gen",
+            Design::Events => "event_ring",
+        }
+    }
+
+    /// Its `--design` value.
+    fn name(self) -> String {
+        self.to_possible_value()
+            .map(|v| v.get_name().to_string())
+            .unwrap_or_default()
+    }
+
+    /// The size flags that change it.
+    fn honours(self) -> &'static [&'static str] {
+        match self {
+            Design::OdpMmu | Design::Csr => &ALL_FLAGS,
+            Design::Translator => &["--qps"],
+            _ => &[],
+        }
+    }
+
+    /// Why a flag does not apply: the sizes it is built at.
+    fn sizes(self) -> &'static str {
+        match self {
+            Design::OdpMmu | Design::Csr => "",
+            Design::Translator => "it is built at the default sizes, only its QP range is free",
+            Design::MrTable => "it is built with 256 entries",
+            Design::Tlb => "it is built with 256 sets x 4 ways and 32 huge entries",
+            Design::Walker => "it is built with 8 walks",
+            Design::CommandUnit => "it is built for 256 MRs",
+            Design::Nak => "it is built for 1024 QPs",
+            Design::Events => "it has no size parameter",
         }
     }
 
     /// The design's clock port (rust-hdl blocks call it `clock`).
     fn clock(self) -> &'static str {
         match self {
-            Design::OdpMmu => "clk",
+            Design::OdpMmu | Design::Csr => "clk",
             _ => "clock",
         }
+    }
+
+    /// Its Verilog for `params`.
+    fn verilog(self, params: &Params) -> Result<String, String> {
+        fn block<B: Block>(mut uut: B, top: &str) -> String {
+            uut.connect_all();
+            odp_mmu::verilog::generate(&uut, top)
+        }
+        Ok(match self {
+            Design::OdpMmu => odp_mmu::top::generate_verilog(params).map_err(|e| e.to_string())?,
+            Design::Translator => odp_mmu::translate::generate_verilog(params.qps),
+            Design::MrTable => odp_mmu::translate::mr_table::generate_verilog(),
+            Design::Tlb => odp_mmu::translate::tlb::generate_verilog(),
+            Design::Walker => odp_mmu::translate::walker::generate_verilog(),
+            Design::Csr => {
+                odp_mmu::control::generate_verilog(&CsrCaps::from_params(params), self.top())
+            }
+            Design::CommandUnit => block(CommandUnit::<8>::new(), self.top()),
+            Design::Nak => block(DefaultNakGen::new(), self.top()),
+            Design::Events => block(EventRing::new(), self.top()),
+        })
     }
 }
 
@@ -136,9 +274,10 @@ enum Command {
         /// Design to place and route
         #[arg(long, value_enum, default_value_t = Design::OdpMmu)]
         design: Design,
-        /// nextpnr placement seed (Fmax varies by about 10% between seeds)
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
+        /// nextpnr placement seeds, one run each (Fmax varies by about 10%
+        /// between seeds; closure means every seed of 1 2 3 meets the target)
+        #[arg(long, num_args = 1.., default_values_t = [1])]
+        seed: Vec<u64>,
         /// Place only (nextpnr --no-route): a quick, pessimistic Fmax
         /// estimate and its critical paths, no bitstream
         #[arg(long)]
@@ -157,7 +296,7 @@ enum Command {
         /// Analyse this Yosys JSON netlist (e.g. build/pnr/<top>/<top>_fmax_wrap.json
         /// of an earlier run) instead of synthesizing; the parameter flags
         /// then do not apply and are refused
-        #[arg(long, conflicts_with_all = ["mr_entries", "qps", "tlb_sets", "huge_entries", "walks", "pending_faults", "outstanding"])]
+        #[arg(long, conflicts_with_all = ["preset", "mr_entries", "qps", "tlb_sets", "huge_entries", "walks", "pending_faults", "outstanding"])]
         netlist: Option<PathBuf>,
     },
     /// Measure the translation path in simulation clocks (translator and whole core); writes build/bench.json
@@ -169,14 +308,7 @@ enum Command {
 }
 
 fn write_verilog(params: &ParamArgs, design: Design, out: &PathBuf) -> Result<PathBuf, String> {
-    let params = params.params()?;
-    let verilog = match design {
-        Design::OdpMmu => odp_mmu::top::generate_verilog(&params).map_err(|e| e.to_string())?,
-        Design::Translator => odp_mmu::translate::generate_verilog(params.qps),
-        Design::MrTable => odp_mmu::translate::mr_table::generate_verilog(),
-        Design::Tlb => odp_mmu::translate::tlb::generate_verilog(),
-        Design::Walker => odp_mmu::translate::walker::generate_verilog(),
-    };
+    let verilog = design.verilog(&params.for_design(design)?)?;
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
@@ -218,32 +350,34 @@ fn run(cli: Cli) -> Result<(), String> {
         } => {
             let out = PathBuf::from(format!("build/{}.v", design.top()));
             let path = write_verilog(&params, design, &out)?;
-            let r = if no_route {
-                odp_mmu_workshop::flow::pnr_placed(&path, design.top(), design.clock(), seed)?
-            } else {
-                odp_mmu_workshop::flow::pnr(&path, design.top(), design.clock(), seed)?
-            };
-            println!(
-                "Fmax {:.1} MHz{} (target {:.1} MHz, seed {}) on LFE5U-85F-8 CABGA381",
-                r.fmax_mhz,
-                if no_route {
-                    ", placement estimate, not routed"
+            for seed in seed {
+                let r = if no_route {
+                    odp_mmu_workshop::flow::pnr_placed(&path, design.top(), design.clock(), seed)?
                 } else {
-                    ""
-                },
-                r.target_mhz,
-                r.seed
-            );
-            println!("utilisation: {}", r.utilisation);
-            println!("critical path: {}", r.critical_path);
-            if !r.paths_by_block.is_empty() {
-                println!("critical paths by block (start block -> end block):");
-                for line in &r.paths_by_block {
-                    println!("  {line}");
+                    odp_mmu_workshop::flow::pnr(&path, design.top(), design.clock(), seed)?
+                };
+                println!(
+                    "Fmax {:.1} MHz{} (target {:.1} MHz, seed {}) on LFE5U-85F-8 CABGA381",
+                    r.fmax_mhz,
+                    if no_route {
+                        ", placement estimate, not routed"
+                    } else {
+                        ""
+                    },
+                    r.target_mhz,
+                    r.seed
+                );
+                println!("utilisation: {}", r.utilisation);
+                println!("critical path: {}", r.critical_path);
+                if !r.paths_by_block.is_empty() {
+                    println!("critical paths by block (start block -> end block):");
+                    for line in &r.paths_by_block {
+                        println!("  {line}");
+                    }
                 }
-            }
-            if !no_route {
-                println!("bitstream: {}", r.bitstream.display());
+                if !no_route {
+                    println!("bitstream: {}", r.bitstream.display());
+                }
             }
         }
         Command::Depth {

@@ -1,10 +1,11 @@
 //! Shared testbench infrastructure: the Verilated-model loader, the lockstep
 //! runner, rust-hdl port access, the synthesizability checks, and the seed
-//! and stop rules of every random test. Each test target includes this
-//! module with `#[path = "harness/mod.rs"] mod harness;`.
+//! and stop rules of every random test; [`dut`] is the one contract every
+//! testbench drives its block through.
 #![allow(dead_code)] // each test target uses a different part of the harness
 
 pub mod checks;
+pub mod dut;
 pub mod lockstep;
 pub mod monitor;
 pub mod rhdl;

@@ -16,6 +16,7 @@ use odp_mmu_workshop::models;
 
 use std::collections::{HashMap, VecDeque};
 
+use harness::dut::{AxiPorts, Dut};
 use harness::lockstep::Lockstep;
 use harness::monitor::StreamMonitor;
 use harness::verilated::Verilated;
@@ -266,31 +267,58 @@ struct Outputs {
     tlb_refused: bool,
 }
 
-trait Backend {
-    /// Applies the inputs, settles, returns the outputs (before the edge).
-    fn settle(&mut self, i: &Inputs) -> Outputs;
-    /// The rising and falling edges.
-    fn tick(&mut self);
+odp_mmu_workshop::port_map!(SmallPorts for Small {
+    clock: clock,
+    inputs: [
+        rst, s_xreq_valid, s_xreq_tag, s_xreq_op, s_xreq_qpn, s_xreq_rqpn, s_xreq_psn,
+        s_xreq_msn, s_xreq_pd, s_xreq_key, s_xreq_va, s_xreq_len, s_xreq_msg_len, m_xrsp_ready,
+        mr_wr_valid, mr_wr_index, mr_wr_tag, mr_wr_pd, mr_wr_base_va, mr_wr_length,
+        mr_wr_access, mr_wr_root, mr_wr_levels_m1, mr_wr_state, mr_st_valid, mr_st_index,
+        mr_st_state, inv_valid, inv_kind, inv_mr, inv_va_lo, inv_va_hi, inv_off_lo, inv_off_hi,
+        m_axi_arready, m_axi_rid, m_axi_rdata, m_axi_rresp, m_axi_rlast, m_axi_rvalid,
+    ],
+    outputs: [
+        ready, s_xreq_ready, m_xrsp_valid, m_xrsp_tag, m_xrsp_status, m_xrsp_pa,
+        m_xrsp_seg_len, m_xrsp_last, inv_ready, inv_done, m_axi_arid, m_axi_araddr,
+        m_axi_arlen, m_axi_arsize, m_axi_arburst, m_axi_arvalid, m_axi_rready, mon_multi_hit,
+        mon_overflow, mon_tlb_refused, mon_parked, mon_tlb_hit, mon_tlb_miss, mon_walk,
+    ],
+});
+
+/// The translator under test on any backend of the harness's DUT contract:
+/// the Verilated Verilog alone (`Verilated`), or the rust-hdl model in
+/// lockstep with it (`Locked`, the testbench sees the rust-hdl outputs).
+struct Backend {
+    d: Box<dyn Dut>,
+    axi: AxiPorts,
 }
 
-struct VerilatedBackend {
-    m: Verilated,
-    clk: usize,
-}
-
-impl VerilatedBackend {
-    /// Builds the Verilated model of `uut`'s generated Verilog as `name`.
-    fn new<B: Block>(uut: B, name: &str) -> Self {
-        let m = Verilated::new(&verilog_of(uut, name), name);
-        let clk = m.port("clock");
-        Self { m, clk }
+impl Backend {
+    /// The Verilated model of `uut`'s generated Verilog as `name`.
+    fn verilated<B: Block>(uut: B, name: &str) -> Self {
+        Self::on(Box::new(Verilated::new(&verilog_of(uut, name), name)))
     }
-}
 
-impl Backend for VerilatedBackend {
+    /// The small translator in lockstep with its Verilog.
+    fn lockstep() -> Self {
+        Self::on(Box::new(Lockstep::of::<SmallPorts>(
+            Small::new(QPS as usize),
+            "translator_small",
+        )))
+    }
+
+    fn on(d: Box<dyn Dut>) -> Self {
+        Self {
+            d,
+            axi: AxiPorts::read("m_axi"),
+        }
+    }
+
+    /// Applies the inputs, settles, returns the outputs (before the edge).
+    /// Payloads are zero while their valid is low.
     fn settle(&mut self, i: &Inputs) -> Outputs {
-        let m = &mut self.m;
-        m.set("rst", i.rst as u128);
+        let d = &mut *self.d;
+        d.set("rst", i.rst as u128);
         let (valid, tag, r) = match i.xreq {
             Some((tag, r)) => (true, tag, r),
             None => (
@@ -306,15 +334,15 @@ impl Backend for VerilatedBackend {
                 },
             ),
         };
-        m.set("s_xreq_valid", valid as u128);
-        m.set("s_xreq_tag", tag as u128);
-        m.set("s_xreq_op", r.op as u128);
-        m.set("s_xreq_qpn", r.qpn as u128);
-        m.set("s_xreq_pd", r.pd as u128);
-        m.set("s_xreq_key", r.key as u128);
-        m.set("s_xreq_va", r.va as u128);
-        m.set("s_xreq_len", r.len as u128);
-        m.set("m_xrsp_ready", i.xrsp_ready as u128);
+        d.set("s_xreq_valid", valid as u128);
+        d.set("s_xreq_tag", tag as u128);
+        d.set("s_xreq_op", r.op as u128);
+        d.set("s_xreq_qpn", r.qpn as u128);
+        d.set("s_xreq_pd", r.pd as u128);
+        d.set("s_xreq_key", r.key as u128);
+        d.set("s_xreq_va", r.va as u128);
+        d.set("s_xreq_len", r.len as u128);
+        d.set("m_xrsp_ready", i.xrsp_ready as u128);
         let (wv, idx, e) = match i.mr_wr {
             Some((idx, e)) => (true, idx, e),
             None => (
@@ -332,146 +360,44 @@ impl Backend for VerilatedBackend {
                 },
             ),
         };
-        m.set("mr_wr_valid", wv as u128);
-        m.set("mr_wr_index", idx as u128);
-        m.set("mr_wr_tag", e.tag as u128);
-        m.set("mr_wr_pd", e.pd as u128);
-        m.set("mr_wr_base_va", e.base_va as u128);
-        m.set("mr_wr_length", e.length as u128);
-        m.set("mr_wr_access", e.access as u128);
-        m.set("mr_wr_root", e.root as u128);
-        m.set("mr_wr_levels_m1", e.levels_m1 as u128);
-        m.set("mr_wr_state", e.state as u128);
-        m.set("inv_valid", i.inv_all as u128);
-        m.set("inv_kind", 0);
-        m.set("m_axi_arready", i.axi.arready as u128);
-        let r = i.axi.r;
-        m.set("m_axi_rvalid", r.is_some() as u128);
-        m.set("m_axi_rid", r.map_or(0, |b| b.id) as u128);
-        m.set("m_axi_rdata", r.map_or(0, |b| b.data) as u128);
-        m.set("m_axi_rresp", r.map_or(0, |b| b.resp) as u128);
-        m.set("m_axi_rlast", r.map_or(0, |b| b.last as u8) as u128);
-        m.eval();
+        d.set("mr_wr_valid", wv as u128);
+        d.set("mr_wr_index", idx as u128);
+        d.set("mr_wr_tag", e.tag as u128);
+        d.set("mr_wr_pd", e.pd as u128);
+        d.set("mr_wr_base_va", e.base_va as u128);
+        d.set("mr_wr_length", e.length as u128);
+        d.set("mr_wr_access", e.access as u128);
+        d.set("mr_wr_root", e.root as u128);
+        d.set("mr_wr_levels_m1", e.levels_m1 as u128);
+        d.set("mr_wr_state", e.state as u128);
+        d.set("inv_valid", i.inv_all as u128);
+        d.set("inv_kind", 0);
+        self.axi.drive(d, &i.axi);
+        d.settle();
+        let m = self.axi.master_out(d);
         Outputs {
-            ready: m.get("ready") == 1,
-            xreq_ready: m.get("s_xreq_ready") == 1,
-            xrsp_valid: m.get("m_xrsp_valid") == 1,
+            ready: d.is("ready"),
+            xreq_ready: d.is("s_xreq_ready"),
+            xrsp_valid: d.is("m_xrsp_valid"),
             xrsp: (
-                m.get("m_xrsp_tag") as u8,
-                m.get("m_xrsp_status") as u8,
-                m.get("m_xrsp_pa") as u64,
-                m.get("m_xrsp_seg_len") as u64,
-                m.get("m_xrsp_last") == 1,
+                d.get("m_xrsp_tag") as u8,
+                d.get("m_xrsp_status") as u8,
+                d.get("m_xrsp_pa") as u64,
+                d.get("m_xrsp_seg_len") as u64,
+                d.is("m_xrsp_last"),
             ),
-            inv_ready: m.get("inv_ready") == 1,
-            ar: (m.get("m_axi_arvalid") == 1).then(|| Addr {
-                id: m.get("m_axi_arid") as u8,
-                addr: m.get("m_axi_araddr") as u64,
-                len: m.get("m_axi_arlen") as u8,
-                size: m.get("m_axi_arsize") as u8,
-                burst: m.get("m_axi_arburst") as u8,
-            }),
-            rready: m.get("m_axi_rready") == 1,
-            multi_hit: m.get("mon_multi_hit") == 1,
-            overflow: m.get("mon_overflow") == 1,
-            tlb_refused: m.get("mon_tlb_refused") == 1,
+            inv_ready: d.is("inv_ready"),
+            ar: m.ar,
+            rready: m.rready,
+            multi_hit: d.is("mon_multi_hit"),
+            overflow: d.is("mon_overflow"),
+            tlb_refused: d.is("mon_tlb_refused"),
         }
     }
 
+    /// The rising and falling edges.
     fn tick(&mut self) {
-        self.m.tick_idx(self.clk);
-    }
-}
-
-/// The rust-hdl model and its Verilated Verilog, every output compared
-/// every clock; the testbench sees the rust-hdl model's outputs.
-struct LockstepBackend {
-    ls: Lockstep<Small>,
-}
-
-impl LockstepBackend {
-    fn new() -> Self {
-        let ls = Lockstep::new(Small::new(QPS as usize), "translator_small", |u, h| {
-            u.clock.next = h.into()
-        });
-        Self { ls }
-    }
-}
-
-impl Backend for LockstepBackend {
-    fn settle(&mut self, i: &Inputs) -> Outputs {
-        self.ls
-            .settle(|_, u| apply_rhdl(u, i))
-            .unwrap_or_else(|m| panic!("{m}"));
-        read_rhdl(&self.ls.uut)
-    }
-
-    fn tick(&mut self) {
-        self.ls.edge();
-    }
-}
-
-fn apply_rhdl(u: &mut Small, i: &Inputs) {
-    u.rst.next = i.rst;
-    u.s_xreq_valid.next = i.xreq.is_some();
-    if let Some((tag, r)) = i.xreq {
-        u.s_xreq_tag.next = (tag as u64).into();
-        u.s_xreq_op.next = (r.op as u64).into();
-        u.s_xreq_qpn.next = (r.qpn as u64).into();
-        u.s_xreq_pd.next = (r.pd as u64).into();
-        u.s_xreq_key.next = (r.key as u64).into();
-        u.s_xreq_va.next = r.va.into();
-        u.s_xreq_len.next = (r.len as u64).into();
-    }
-    u.m_xrsp_ready.next = i.xrsp_ready;
-    u.mr_wr_valid.next = i.mr_wr.is_some();
-    if let Some((idx, e)) = i.mr_wr {
-        u.mr_wr_index.next = (idx as u64).into();
-        u.mr_wr_tag.next = (e.tag as u64).into();
-        u.mr_wr_pd.next = (e.pd as u64).into();
-        u.mr_wr_base_va.next = e.base_va.into();
-        u.mr_wr_length.next = e.length.into();
-        u.mr_wr_access.next = (e.access as u64).into();
-        u.mr_wr_root.next = e.root.into();
-        u.mr_wr_levels_m1.next = (e.levels_m1 as u64).into();
-        u.mr_wr_state.next = (e.state as u64).into();
-    }
-    u.inv_valid.next = i.inv_all;
-    u.inv_kind.next = 0.into();
-    u.m_axi_arready.next = i.axi.arready;
-    u.m_axi_rvalid.next = i.axi.r.is_some();
-    if let Some(b) = i.axi.r {
-        u.m_axi_rid.next = (b.id as u64).into();
-        u.m_axi_rdata.next = b.data.into();
-        u.m_axi_rresp.next = (b.resp as u64).into();
-        u.m_axi_rlast.next = b.last;
-    }
-}
-
-fn read_rhdl(u: &Small) -> Outputs {
-    Outputs {
-        ready: u.ready.val(),
-        xreq_ready: u.s_xreq_ready.val(),
-        xrsp_valid: u.m_xrsp_valid.val(),
-        xrsp: (
-            u.m_xrsp_tag.val().index() as u8,
-            u.m_xrsp_status.val().index() as u8,
-            u.m_xrsp_pa.val().to_u64(),
-            u.m_xrsp_seg_len.val().index() as u64,
-            u.m_xrsp_last.val(),
-        ),
-        inv_ready: u.inv_ready.val(),
-        ar: u.m_axi_arvalid.val().then(|| Addr {
-            id: u.m_axi_arid.val().index() as u8,
-            addr: u.m_axi_araddr.val().to_u64(),
-            len: u.m_axi_arlen.val().index() as u8,
-            size: u.m_axi_arsize.val().index() as u8,
-            burst: u.m_axi_arburst.val().index() as u8,
-        }),
-        rready: u.m_axi_rready.val(),
-        multi_hit: u.mon_multi_hit.val(),
-        overflow: u.mon_overflow.val(),
-        tlb_refused: u.mon_tlb_refused.val(),
+        self.d.tick();
     }
 }
 
@@ -692,7 +618,7 @@ impl Bench {
 /// Runs at least `clocks` clocks of traffic and on until `bins` is reached
 /// (at most ten times as long), then drains: every request must be
 /// answered within `drain` clocks.
-fn run(b: &mut Bench, be: &mut impl Backend, clocks: u64, min_answers: u64, drain: u64) {
+fn run(b: &mut Bench, be: &mut Backend, clocks: u64, min_answers: u64, drain: u64) {
     let mut ready = false;
     while !harness::done(b.clock, clocks, clocks * 10, || b.bins(min_answers)) {
         let i = b.inputs(ready);
@@ -725,7 +651,7 @@ fn small_translator_matches_reference_on_verilog_random_long() {
     let seed = seed();
     let mut rng = StdRng::seed_from_u64(seed);
     let w = covering_world(&mut rng, 3, MemConfig::random(1, 500, seed ^ 1));
-    let mut be = VerilatedBackend::new(Small::new(QPS as usize), "translator_small");
+    let mut be = Backend::verilated(Small::new(QPS as usize), "translator_small");
     let mut b = Bench::new(rng, w, 60, 70, 20_000);
     run(&mut b, &mut be, 1_000_000, 2_000, 200_000);
 }
@@ -735,7 +661,7 @@ fn full_translator_matches_reference_on_verilog_random() {
     let seed = seed();
     let mut rng = StdRng::seed_from_u64(seed);
     let w = covering_world(&mut rng, 8, MemConfig::random(1, 200, seed ^ 1));
-    let mut be = VerilatedBackend::new(Full::new(QPS as usize), "translator_full");
+    let mut be = Backend::verilated(Full::new(QPS as usize), "translator_full");
     let mut b = Bench::new(rng, w, 80, 80, 0);
     run(&mut b, &mut be, 200_000, 10_000, 100_000);
 }
@@ -746,7 +672,7 @@ fn small_translator_verilog_matches_rust_hdl_in_random_lockstep() {
     let mut rng = StdRng::seed_from_u64(seed);
     let w = covering_world(&mut rng, 3, MemConfig::random(1, 30, seed ^ 1));
     let mut b = Bench::new(rng, w, 60, 70, 1_500);
-    run(&mut b, &mut LockstepBackend::new(), 4_000, 300, 20_000);
+    run(&mut b, &mut Backend::lockstep(), 4_000, 300, 20_000);
 }
 
 #[test]
@@ -769,7 +695,7 @@ fn translator_verilog_passes_yosys_and_verilator_lint_small_and_full() {
 /// its beats `(status, pa, seg_len, last)`, checking each answer against the
 /// reference model too.
 fn answers(w: &mut World, reqs: &[Req]) -> Vec<Vec<(u8, u64, u64, bool)>> {
-    let mut be = VerilatedBackend::new(Small::new(QPS as usize), "translator_small");
+    let mut be = Backend::verilated(Small::new(QPS as usize), "translator_small");
     let mut clock = 0u64;
     let mut step = |w: &mut World, i: &mut Inputs| -> Outputs {
         i.axi = w.mem.outputs();

@@ -1,27 +1,4 @@
-//! `odp_mmu`: the top level integrators instantiate.
-//!
-//! The port list is the contract of SPEC section 2, flat and named
-//! `<group>_<field>` so that Vivado IP integrator and cocotbext-axi recognise
-//! the buses. Behind it today:
-//!
-//! - the CSR block ([`crate::control::CsrRegs`], generated from the register
-//!   map in [`crate::control::regmap`]) on `s_axil_*`: settings, counters, errors and
-//!   the command doorbell;
-//! - the command unit ([`crate::control::command::CommandUnit`]): MR_WRITE
-//!   and MR_SET_STATE into the MR table; every other command answers
-//!   NOT_BUILT and changes nothing;
-//! - the translation path ([`crate::translate::Translator`]: MR table, TLB,
-//!   walker, per-QP order) on `s_xreq_*` / `m_xrsp_*`, walking page tables
-//!   over the AXI4 read channels.
-//!
-//! Not built yet, and idle: the fault path (`m_nak_*`, `m_wake_*`, the
-//! event ring on the AXI4 write channels, `irq`) and the invalidation drain
-//! (`m_xrsp_epoch` is 0, `s_done_*` is ignored). The write channels never
-//! issue and never refuse a response (`bready` high).
-//!
-//! `rst` is synchronous and active high; after it the MR table clears every
-//! entry (one per clock) and `s_xreq_ready` stays low until that is done
-//! (`STATUS.READY`).
+#![doc = include_str!("../docs/top.md")]
 
 use rust_hdl::prelude::*;
 

@@ -1,16 +1,4 @@
-//! Command unit: executes the driver's commands against the datapath.
-//!
-//! The CSR block hands over one command at a time (op, tag and the argument
-//! words the driver staged) as a valid/ready stream; this block checks it,
-//! carries it out and reports a result code, which the CSR block shows in
-//! `CMD_STATUS` (and, for a bad command, in `ERROR` / `ERROR_INFO`). Built
-//! now: MR_WRITE (every field of one MR) and MR_SET_STATE. The other op codes
-//! of the register map (suspend and resume with drain, invalidate, prefetch,
-//! resume-fault, QP reset, per-QP RNR timer) belong to blocks still to come:
-//! they are answered [`RES_NOT_BUILT`] and change nothing, the SPEC's rule
-//! for a bad command.
-//!
-//! See `docs/commands.md` for every command's fields and result codes.
+#![doc = include_str!("../../docs/commands.md")]
 
 use rust_hdl::prelude::*;
 

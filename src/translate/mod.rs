@@ -1,39 +1,4 @@
-//! Translation path: MR check, TLB lookup, non-blocking page-table walks,
-//! per-QP ordering and page splitting.
-//!
-//! `Translator` answers every translation request of SPEC section 2 on its
-//! response stream. It composes the [`MrTable`], the [`Tlb`] and the
-//! [`Walker`] behind one lookup pipeline:
-//!
-//! ```text
-//!         c0 (issue)   c1             c2                c3, c4           c5 (decide)      c6
-//! new ──┐                                                                 ┌─ respond ─▶ FIFO ─▶ m_xrsp
-//! B ────┼─▶ MR lookup ─▶ MR check ──▶ off ─▶ TLB huge ─▶ TLB 4K compare ─┤
-//! replay┘              TLB set read   TLB RAM words reg.  TLB select      └─ park ─▶ slot table ─▶ walker
-//!    ▲                                                              │
-//!    └──────────── replay when the walk is done and the slot heads its QP ◀┘
-//! ```
-//!
-//! - One lookup enters the pipeline per clock. Its source is, by priority,
-//!   the second page (B) of a request that crosses a 4 KiB boundary, a
-//!   replayed parked request, or a new request.
-//! - The TLB looks up one clock after the MR table: its huge-page entries
-//!   compare on the MR-relative offset, which the MR table gives at c2.
-//! - The TLB answers four clocks after its lookup (it registers its block
-//!   RAM words and its match vectors on the way, for 125 MHz).
-//! - At c5 the MR check and the TLB result decide: ACCESS_ERR, RNR/STALL
-//!   (MR suspended), OK (one beat per page), or *park*: the request takes a
-//!   slot in the outstanding table and, if its page missed, a walk.
-//! - Per-QP order: a new request whose QP has a parked request parks behind
-//!   it (a linked chain per QP); only the head of a chain replays. Requests
-//!   of other QPs pass (hit-under-miss).
-//! - A parked request replays, through the same pipeline, once its walk
-//!   filled the TLB; a walk that finds no page (or a W-clear leaf for a
-//!   write) turns it into RNR (remote op) / STALL (local op); a walk that
-//!   fails turns it into FATAL. The fault path (event ring, NAK, wake) is
-//!   composed on top of this block.
-//!
-//! Latency of a hit: accepted at clock 0, response valid at clock 6.
+#![doc = include_str!("../../docs/translate.md")]
 
 pub mod mr_table;
 pub mod tlb;

@@ -1,16 +1,4 @@
-//! Memory-region (MR) table: the per-MR state of SPEC section 1 and the
-//! protection check every translation request passes before any page-table
-//! or TLB work.
-//!
-//! A lookup names an MR by its 32-bit key (lkey / rkey: table index in
-//! `[31:8]`, tag in `[7:0]`) and asks for `len` bytes at `va` with one of the
-//! four SPEC operations. Two clocks later the table gives the verdict (OK,
-//! SUSPENDED or ACCESS_ERR), the MR-relative offset
-//! `off = va - (base_va & !0xFFF)` the page tables are indexed with, and the
-//! MR's page-table root and depth. One lookup per clock, no backpressure.
-//!
-//! See `docs/mr_table.md` for the timing sketch, the storage layout and the
-//! measured size and speed.
+#![doc = include_str!("../../docs/mr_table.md")]
 
 use rust_hdl::prelude::*;
 

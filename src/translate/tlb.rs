@@ -1,10 +1,4 @@
-//! Translation TLB: a set-associative cache of the leaf translations of
-//! SPEC section 3, 4 KiB pages in block RAM plus 2 MiB / 1 GiB pages in
-//! registers, one fully pipelined lookup per clock, tree pseudo-LRU
-//! replacement, and invalidation of everything, one memory region (MR), or
-//! one MR's address range.
-//!
-//! See [`Tlb`] for the datasheet and `docs/tlb.md` for the timing diagrams.
+#![doc = include_str!("../../docs/tlb.md")]
 
 use rust_hdl::prelude::*;
 

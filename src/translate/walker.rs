@@ -1,6 +1,4 @@
-//! Page-table walker: on a TLB miss, walks a memory region's radix page table
-//! in host memory over an AXI4 read master, with up to eight walks in flight
-//! and a second miss to a page already being walked attached to that walk.
+#![doc = include_str!("../../docs/walker.md")]
 
 use rust_hdl::prelude::*;
 

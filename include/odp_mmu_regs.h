@@ -1,6 +1,6 @@
 /* odp_mmu register map.
  *
- * Generated from src/control/regmap.rs by odp_mmu::regmap::c_header(); do not edit.
+ * Generated from src/control/regmap.rs by odp_mmu::control::regmap::c_header(); do not edit.
  * Refresh with `ODP_BLESS=1 cargo test --release --test csr`.
  * Offsets are byte offsets on the AXI4-Lite slave (32-bit registers).
  * A field X of register R has R_X_SHIFT and R_X_MASK (mask in place).

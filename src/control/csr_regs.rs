@@ -1,6 +1,6 @@
 //! The CSR block: the AXI4-Lite register file of `odp_mmu`.
 //!
-//! GENERATED from the register map by `odp_mmu::regmap::csr_block_source()`;
+//! GENERATED from the register map by `odp_mmu::control::regmap::csr_block_source()`;
 //! do not edit. After changing `src/control/regmap.rs`, refresh every generated file
 //! with `ODP_BLESS=1 cargo test --release --test csr`. The datasheet is
 //! `docs/csr.md` (the `control` module's documentation).

@@ -350,7 +350,7 @@ pub fn csr_block_source() -> String {
     writeln!(w, "//!").unwrap();
     writeln!(
         w,
-        "//! GENERATED from the register map by `odp_mmu::regmap::csr_block_source()`;"
+        "//! GENERATED from the register map by `odp_mmu::control::regmap::csr_block_source()`;"
     )
     .unwrap();
     writeln!(

@@ -33,7 +33,7 @@ pub fn registers_md() -> String {
     writeln!(w).unwrap();
     writeln!(
         w,
-        "Generated from `src/control/regmap.rs` by `odp_mmu::regmap::registers_md()`; do not edit.\n\
+        "Generated from `src/control/regmap.rs` by `odp_mmu::control::regmap::registers_md()`; do not edit.\n\
          Refresh with `ODP_BLESS=1 cargo test --release --test csr`.\n\n\
          AXI4-Lite slave `s_axil_*`: 32-bit data, 16-bit byte addresses, every register\n\
          4-byte aligned (address bits 1:0 are ignored). Writes honour `wstrb`.\n\
@@ -213,7 +213,7 @@ pub fn c_header() -> String {
         w,
         "/* odp_mmu register map.\n\
          \x20*\n\
-         \x20* Generated from src/control/regmap.rs by odp_mmu::regmap::c_header(); do not edit.\n\
+         \x20* Generated from src/control/regmap.rs by odp_mmu::control::regmap::c_header(); do not edit.\n\
          \x20* Refresh with `ODP_BLESS=1 cargo test --release --test csr`.\n\
          \x20* Offsets are byte offsets on the AXI4-Lite slave (32-bit registers).\n\
          \x20* A field X of register R has R_X_SHIFT and R_X_MASK (mask in place).\n\
@@ -336,7 +336,7 @@ pub fn systemrdl() -> String {
     writeln!(
         w,
         "// odp_mmu register map in SystemRDL 2.0.\n\
-         // Generated from src/control/regmap.rs by odp_mmu::regmap::systemrdl(); do not edit.\n\
+         // Generated from src/control/regmap.rs by odp_mmu::control::regmap::systemrdl(); do not edit.\n\
          // Refresh with `ODP_BLESS=1 cargo test --release --test csr`.\n\
          // Counters are pairs of 32-bit registers, low word first: reading the low\n\
          // word latches the high word. Registers whose block is planned say so in\n\

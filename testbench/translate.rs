@@ -280,8 +280,8 @@ struct VerilatedBackend {
 
 impl VerilatedBackend {
     /// Builds the Verilated model of `uut`'s generated Verilog as `name`.
-    fn new<B: Block>(uut: B, name: &str) -> Self {
-        let m = Verilated::new(&verilog_of(uut, name), name);
+    fn new<B: Block>(mut uut: B, name: &str) -> Self {
+        let m = Verilated::of_block(&mut uut, name);
         let clk = m.port("clock");
         Self { m, clk }
     }

@@ -129,7 +129,7 @@ fn round(x: f64, decimals: usize) -> f64 {
 
 impl Numbers {
     /// The numbers as a JSON object (flat, one key per number, in the
-    /// order of [`BenchFile`]), as `build/bench.json` holds them.
+    /// order `build/bench.json` has always had them).
     pub fn to_json(&self) -> String {
         let l = self.walk_overhead_by_levels;
         let t = &self.top;

@@ -61,8 +61,8 @@ struct Ver {
 }
 
 impl Ver {
-    fn new<B: Block>(uut: B, name: &str) -> Self {
-        let m = Verilated::new(&verilog_of(uut, name), name);
+    fn new<B: Block>(mut uut: B, name: &str) -> Self {
+        let m = Verilated::of_block(&mut uut, name);
         let clk = m.port("clock");
         Self { m, clk }
     }

@@ -82,7 +82,7 @@ fn reg_fifo_is_synthesizable() {
 
 #[test]
 fn reg_fifo_random_verilated_against_a_deque() {
-    let mut d = Verilated::new(&verilog(), "reg_fifo");
+    let mut d = Verilated::of_block(&mut Fifo::default(), "reg_fifo");
     let (pushes, pops, refused) = random_run(&mut d, seed(), 20_000 * harness::scale());
     assert!(
         pushes > 5_000 && pops > 5_000 && refused > 100,

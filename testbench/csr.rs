@@ -165,7 +165,7 @@ impl VerilatedDut {
     fn new() -> Self {
         let m = {
             let _g = BUILD.lock().unwrap_or_else(|e| e.into_inner());
-            Verilated::new(&verilog(), "csr_regs")
+            Verilated::of_block(&mut CsrRegs::new(&caps()), "csr_regs")
         };
         let map = CsrRegs::PORTS.iter().map(|p| m.port(p.0)).collect();
         Self {

@@ -76,7 +76,7 @@ struct Ver {
 
 impl Ver {
     fn new() -> Self {
-        let m = Verilated::new(&verilog(), "event_ring");
+        let m = Verilated::of_block(&mut EventRing::new(), "event_ring");
         let clk = m.port("clock");
         Self { m, clk }
     }

@@ -151,7 +151,7 @@ impl VerilatedDut {
     fn new<const B: usize>() -> Self {
         let m = {
             let _guard = BUILD.lock().unwrap_or_else(|e| e.into_inner());
-            Verilated::new(&verilog::<B>(), &format!("mr_table_{B}"))
+            Verilated::of_block(&mut MrTable::<B>::new(), &format!("mr_table_{B}"))
         };
         let inp = [
             "rst",

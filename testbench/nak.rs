@@ -87,8 +87,8 @@ impl Ver {
     fn full() -> Self {
         Self::new(Full::new(), "nak_full", 10)
     }
-    fn new<B: Block>(uut: B, name: &str, qp_bits: u32) -> Self {
-        let m = Verilated::new(&verilog_of(uut, name), name);
+    fn new<B: Block>(mut uut: B, name: &str, qp_bits: u32) -> Self {
+        let m = Verilated::of_block(&mut uut, name);
         let clk = m.port("clock");
         Self { m, clk, qp_bits }
     }

@@ -180,7 +180,7 @@ fn verilog<const S: usize, const M: usize, const H: usize>(name: &str) -> String
 
 impl Ver {
     fn new<const S: usize, const M: usize, const H: usize>(name: &str) -> Self {
-        let m = Verilated::new(&verilog::<S, M, H>(name), name);
+        let m = Verilated::of_block(&mut Tlb::<S, M, H>::new(), name);
         let clk = m.port("clock");
         let ins = IN_PORTS.map(|p| m.port(p));
         let outs = OUT_PORTS.map(|p| m.port(p));

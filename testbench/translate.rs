@@ -295,8 +295,8 @@ struct Backend {
 
 impl Backend {
     /// The Verilated model of `uut`'s generated Verilog as `name`.
-    fn verilated<B: Block>(uut: B, name: &str) -> Self {
-        Self::on(Box::new(Verilated::new(&verilog_of(uut, name), name)))
+    fn verilated<B: Block>(mut uut: B, name: &str) -> Self {
+        Self::on(Box::new(Verilated::of_block(&mut uut, name)))
     }
 
     /// The small translator in lockstep with its Verilog.

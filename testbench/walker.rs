@@ -217,7 +217,7 @@ fn walker_verilog<const S: usize>() -> String {
 impl VerilatedDut {
     fn new<const S: usize>() -> Self {
         let _guard = BUILD_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-        let m = Verilated::new(&walker_verilog::<S>(), &module_name::<S>());
+        let m = Verilated::of_block(&mut Walker::<S>::new(), &module_name::<S>());
         let clk = m.port("clock");
         let inp = IN_PORTS.map(|n| m.port(n));
         let out = OUT_PORTS.map(|n| m.port(n));

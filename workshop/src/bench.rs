@@ -41,6 +41,7 @@
 //! section 7 targets in `cargo test --test bench_top`.
 
 use rust_hdl::prelude::*;
+use serde::Serialize;
 
 use crate::driver::{Driver, Mr, MrSpec};
 use crate::harness::top::{Beat, Inputs, VerilatedTop, XReq};
@@ -90,81 +91,73 @@ pub struct TopNumbers {
     pub verilated_seconds: f64,
 }
 
+/// `build/bench.json`: one key per number, named as in the module table.
+/// Ratios keep 3 or 4 decimals, as the table prints them.
+#[derive(Serialize)]
+struct BenchFile {
+    hit_requests_per_clock: f64,
+    hit_latency_clocks: u64,
+    hit_under_miss_requests_per_clock: f64,
+    hit_under_miss_miss_fraction: f64,
+    walk_overhead_clocks: u64,
+    /// `levels` 1 to 4.
+    walk_overhead_clocks_by_levels: [u64; 4],
+    walks_in_flight_max: usize,
+    miss_clocks_8_walkers: u64,
+    miss_clocks_1_walker: u64,
+    miss_throughput_ratio_8_vs_1_walker: f64,
+    top_hit_requests_per_clock: f64,
+    top_hit_latency_clocks: u64,
+    top_hit_under_miss_requests_per_clock: f64,
+    top_hit_under_miss_miss_fraction: f64,
+    top_walks_in_flight_max: usize,
+    top_miss_clocks_8_walkers: u64,
+    mr_register_clocks: u64,
+    verilated_top_clocks_per_second: u64,
+    verilated_top_clocks: u64,
+    verilated_top_seconds: f64,
+    memory_latency_clocks: u64,
+}
+
+/// `x` rounded to `decimals` places as `format!` rounds it (exactly, from
+/// the binary value: scaling by a power of ten first would round some
+/// ties the other way), read back as the nearest `f64`, which JSON then
+/// prints with at most that many decimals.
+fn round(x: f64, decimals: usize) -> f64 {
+    format!("{x:.decimals$}").parse().unwrap_or(x)
+}
+
 impl Numbers {
-    /// The numbers as a JSON object (flat, one key per number).
+    /// The numbers as a JSON object (flat, one key per number, in the
+    /// order `build/bench.json` has always had them).
     pub fn to_json(&self) -> String {
         let l = self.walk_overhead_by_levels;
         let t = &self.top;
-        let rows: Vec<(&str, String)> = vec![
-            (
-                "hit_requests_per_clock",
-                format!("{:.4}", self.hit_requests_per_clock),
-            ),
-            ("hit_latency_clocks", self.hit_latency_clocks.to_string()),
-            (
-                "hit_under_miss_requests_per_clock",
-                format!("{:.4}", self.hit_under_miss_requests_per_clock),
-            ),
-            (
-                "hit_under_miss_miss_fraction",
-                format!("{:.4}", self.hit_under_miss_miss_fraction),
-            ),
-            (
-                "walk_overhead_clocks",
-                self.walk_overhead_clocks.to_string(),
-            ),
-            (
-                "walk_overhead_clocks_by_levels",
-                format!("[{}, {}, {}, {}]", l[0], l[1], l[2], l[3]),
-            ),
-            ("walks_in_flight_max", self.walks_in_flight_max.to_string()),
-            (
-                "miss_clocks_8_walkers",
-                self.miss_clocks_8_walkers.to_string(),
-            ),
-            (
-                "miss_clocks_1_walker",
-                self.miss_clocks_1_walker.to_string(),
-            ),
-            (
-                "miss_throughput_ratio_8_vs_1_walker",
-                format!("{:.3}", self.miss_throughput_ratio_8_vs_1_walker),
-            ),
-            (
-                "top_hit_requests_per_clock",
-                format!("{:.4}", t.hit_requests_per_clock),
-            ),
-            ("top_hit_latency_clocks", t.hit_latency_clocks.to_string()),
-            (
-                "top_hit_under_miss_requests_per_clock",
-                format!("{:.4}", t.hit_under_miss_requests_per_clock),
-            ),
-            (
-                "top_hit_under_miss_miss_fraction",
-                format!("{:.4}", t.hit_under_miss_miss_fraction),
-            ),
-            ("top_walks_in_flight_max", t.walks_in_flight_max.to_string()),
-            (
-                "top_miss_clocks_8_walkers",
-                t.miss_clocks_8_walkers.to_string(),
-            ),
-            ("mr_register_clocks", t.mr_register_clocks.to_string()),
-            (
-                "verilated_top_clocks_per_second",
-                format!("{:.0}", t.verilated_top_clocks_per_second),
-            ),
-            ("verilated_top_clocks", t.verilated_clocks.to_string()),
-            (
-                "verilated_top_seconds",
-                format!("{:.3}", t.verilated_seconds),
-            ),
-            ("memory_latency_clocks", MEMORY_LATENCY.to_string()),
-        ];
-        let body: Vec<String> = rows
-            .iter()
-            .map(|(k, v)| format!("  \"{k}\": {v}"))
-            .collect();
-        format!("{{\n{}\n}}\n", body.join(",\n"))
+        let file = BenchFile {
+            hit_requests_per_clock: round(self.hit_requests_per_clock, 4),
+            hit_latency_clocks: self.hit_latency_clocks,
+            hit_under_miss_requests_per_clock: round(self.hit_under_miss_requests_per_clock, 4),
+            hit_under_miss_miss_fraction: round(self.hit_under_miss_miss_fraction, 4),
+            walk_overhead_clocks: self.walk_overhead_clocks,
+            walk_overhead_clocks_by_levels: l,
+            walks_in_flight_max: self.walks_in_flight_max,
+            miss_clocks_8_walkers: self.miss_clocks_8_walkers,
+            miss_clocks_1_walker: self.miss_clocks_1_walker,
+            miss_throughput_ratio_8_vs_1_walker: round(self.miss_throughput_ratio_8_vs_1_walker, 3),
+            top_hit_requests_per_clock: round(t.hit_requests_per_clock, 4),
+            top_hit_latency_clocks: t.hit_latency_clocks,
+            top_hit_under_miss_requests_per_clock: round(t.hit_under_miss_requests_per_clock, 4),
+            top_hit_under_miss_miss_fraction: round(t.hit_under_miss_miss_fraction, 4),
+            top_walks_in_flight_max: t.walks_in_flight_max,
+            top_miss_clocks_8_walkers: t.miss_clocks_8_walkers,
+            mr_register_clocks: t.mr_register_clocks,
+            // A rate of millions of clocks per second: whole clocks.
+            verilated_top_clocks_per_second: round(t.verilated_top_clocks_per_second, 0) as u64,
+            verilated_top_clocks: t.verilated_clocks,
+            verilated_top_seconds: round(t.verilated_seconds, 3),
+            memory_latency_clocks: MEMORY_LATENCY,
+        };
+        serde_json::to_string_pretty(&file).expect("numbers always serialize") + "\n"
     }
 
     /// The numbers as a table with their targets (SPEC section 7).

@@ -38,6 +38,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
 
+use crate::harness::verilated::Port;
 use crate::{flow, tools};
 
 /// Tenths of a level in one level.
@@ -803,11 +804,19 @@ pub fn report_path(top: &str) -> PathBuf {
 
 /// The `depth` command: synthesizes `top` from `verilog` as `pnr` does
 /// ([`flow::synth_wrapped`], in `build/pnr/<top>/`), analyses the netlist and
-/// writes the report to [`report_path`]. Returns the report and that path.
-pub fn run(verilog: &Path, top: &str, clock_port: &str) -> Result<(DepthReport, PathBuf), String> {
+/// writes the report to [`report_path`]. `ports` are those of `top`, from
+/// its rust-hdl block ([`crate::harness::rhdl::ports`]). Returns the report
+/// and that path.
+pub fn run(
+    verilog: &Path,
+    top: &str,
+    ports: &[Port],
+    clock_port: &str,
+) -> Result<(DepthReport, PathBuf), String> {
     run_in(
         verilog,
         top,
+        ports,
         clock_port,
         &tools::build_dir().join("pnr").join(top),
         &report_path(top),
@@ -818,11 +827,12 @@ pub fn run(verilog: &Path, top: &str, clock_port: &str) -> Result<(DepthReport, 
 fn run_in(
     verilog: &Path,
     top: &str,
+    ports: &[Port],
     clock_port: &str,
     dir: &Path,
     out: &Path,
 ) -> Result<(DepthReport, PathBuf), String> {
-    let json = flow::synth_wrapped_in(verilog, top, clock_port, dir)?;
+    let json = flow::synth_wrapped_in(verilog, top, ports, clock_port, dir)?;
     let report = analyse_file(&json, Some(&format!("{top}_fmax_wrap")), top)?;
     write_json(&report, out)?;
     Ok((report, out.to_path_buf()))
@@ -1304,10 +1314,22 @@ mod tests {
         let dir = tools::build_dir().join("test-depth");
         std::fs::create_dir_all(&dir).unwrap();
         let verilog = dir.join("mr_table.v");
-        std::fs::write(&verilog, odp_mmu::translate::mr_table::generate_verilog()).unwrap();
+        use rust_hdl::prelude::Block;
+        let mut uut = odp_mmu::translate::mr_table::DefaultMrTable::new();
+        uut.connect_all();
+        std::fs::write(&verilog, odp_mmu::verilog::generate(&uut, "mr_table")).unwrap();
+        let ports = crate::harness::rhdl::ports(&uut);
         let out = dir.join("mr_table.json");
         let _ = std::fs::remove_file(&out);
-        let (r, path) = run_in(&verilog, "mr_table", "clock", &dir.join("pnr"), &out).unwrap();
+        let (r, path) = run_in(
+            &verilog,
+            "mr_table",
+            &ports,
+            "clock",
+            &dir.join("pnr"),
+            &out,
+        )
+        .unwrap();
         assert_eq!(path, out);
         assert_eq!(r.module, "mr_table_fmax_wrap");
         assert_eq!(r.loops, 0);

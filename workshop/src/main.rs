@@ -16,10 +16,16 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use odp_mmu::control::command::CommandUnit;
-use odp_mmu::control::CsrCaps;
+use odp_mmu::control::{CsrCaps, CsrRegs};
 use odp_mmu::fault::events::EventRing;
 use odp_mmu::fault::nak::DefaultNakGen;
-use odp_mmu::{Params, Preset};
+use odp_mmu::translate::mr_table::DefaultMrTable;
+use odp_mmu::translate::tlb::DefaultTlb;
+use odp_mmu::translate::walker::DefaultWalker;
+use odp_mmu::translate::DefaultTranslator;
+use odp_mmu::{DefaultOdpMmu, Params, Preset, SmallOdpMmu};
+use odp_mmu_workshop::harness::rhdl::ports;
+use odp_mmu_workshop::harness::verilated::Port;
 use rust_hdl::prelude::*;
 
 #[derive(Parser)]
@@ -224,24 +230,35 @@ impl Design {
         }
     }
 
-    /// Its Verilog for `params`.
-    fn verilog(self, params: &Params) -> Result<String, String> {
-        fn block<B: Block>(mut uut: B, top: &str) -> String {
+    /// Its Verilog for `params`, and its ports, both from the rust-hdl
+    /// block: the flow's Fmax wrapper takes the ports from here, not from
+    /// the Verilog text.
+    fn generate(self, params: &Params) -> Result<(String, Vec<Port>), String> {
+        fn block<B: Block>(mut uut: B, top: &str) -> (String, Vec<Port>) {
             uut.connect_all();
-            odp_mmu::verilog::generate(&uut, top)
+            (odp_mmu::verilog::generate(&uut, top), ports(&uut))
         }
+        let top = self.top();
         Ok(match self {
-            Design::OdpMmu => odp_mmu::top::generate_verilog(params).map_err(|e| e.to_string())?,
-            Design::Translator => odp_mmu::translate::generate_verilog(params.qps),
-            Design::MrTable => odp_mmu::translate::mr_table::generate_verilog(),
-            Design::Tlb => odp_mmu::translate::tlb::generate_verilog(),
-            Design::Walker => odp_mmu::translate::walker::generate_verilog(),
-            Design::Csr => {
-                odp_mmu::control::generate_verilog(&CsrCaps::from_params(params), self.top())
-            }
-            Design::CommandUnit => block(CommandUnit::<8>::new(), self.top()),
-            Design::Nak => block(DefaultNakGen::new(), self.top()),
-            Design::Events => block(EventRing::new(), self.top()),
+            Design::OdpMmu => match Preset::of(params) {
+                Some(Preset::Default) => block(DefaultOdpMmu::new(params), top),
+                Some(Preset::Small) => block(SmallOdpMmu::new(params), top),
+                // Sizes of no preset: the IP's message names the presets.
+                None => {
+                    return Err(odp_mmu::top::generate_verilog(params).err().map_or_else(
+                        || format!("{} is not a preset", params.sizes()),
+                        |e| e.to_string(),
+                    ))
+                }
+            },
+            Design::Translator => block(DefaultTranslator::new(params.qps), top),
+            Design::MrTable => block(DefaultMrTable::new(), top),
+            Design::Tlb => block(DefaultTlb::new(), top),
+            Design::Walker => block(DefaultWalker::new(), top),
+            Design::Csr => block(CsrRegs::new(&CsrCaps::from_params(params)), top),
+            Design::CommandUnit => block(CommandUnit::<8>::new(), top),
+            Design::Nak => block(DefaultNakGen::new(), top),
+            Design::Events => block(EventRing::new(), top),
         })
     }
 }
@@ -307,13 +324,19 @@ enum Command {
     },
 }
 
-fn write_verilog(params: &ParamArgs, design: Design, out: &PathBuf) -> Result<PathBuf, String> {
-    let verilog = design.verilog(&params.for_design(design)?)?;
+/// Writes the Verilog of `design` to `out`; returns that path and the
+/// design's ports.
+fn write_verilog(
+    params: &ParamArgs,
+    design: Design,
+    out: &PathBuf,
+) -> Result<(PathBuf, Vec<Port>), String> {
+    let (verilog, ports) = design.generate(&params.for_design(design)?)?;
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
     std::fs::write(out, verilog).map_err(|e| format!("{}: {e}", out.display()))?;
-    Ok(out.clone())
+    Ok((out.clone(), ports))
 }
 
 fn run(cli: Cli) -> Result<(), String> {
@@ -323,12 +346,12 @@ fn run(cli: Cli) -> Result<(), String> {
             design,
             out,
         } => {
-            let path = write_verilog(&params, design, &out)?;
+            let (path, _) = write_verilog(&params, design, &out)?;
             println!("wrote {}", path.display());
         }
         Command::Synth { params, design } => {
             let out = PathBuf::from(format!("build/{}.v", design.top()));
-            let path = write_verilog(&params, design, &out)?;
+            let (path, _) = write_verilog(&params, design, &out)?;
             let reports = odp_mmu_workshop::flow::synth(&path, design.top())?;
             println!(
                 "{:<6} {:>8} {:>8} {:>6} {:>5}",
@@ -349,12 +372,13 @@ fn run(cli: Cli) -> Result<(), String> {
             no_route,
         } => {
             let out = PathBuf::from(format!("build/{}.v", design.top()));
-            let path = write_verilog(&params, design, &out)?;
+            let (path, ports) = write_verilog(&params, design, &out)?;
             for seed in seed {
+                let (top, clock) = (design.top(), design.clock());
                 let r = if no_route {
-                    odp_mmu_workshop::flow::pnr_placed(&path, design.top(), design.clock(), seed)?
+                    odp_mmu_workshop::flow::pnr_placed(&path, top, &ports, clock, seed)?
                 } else {
-                    odp_mmu_workshop::flow::pnr(&path, design.top(), design.clock(), seed)?
+                    odp_mmu_workshop::flow::pnr(&path, top, &ports, clock, seed)?
                 };
                 println!(
                     "Fmax {:.1} MHz{} (target {:.1} MHz, seed {}) on LFE5U-85F-8 CABGA381",
@@ -396,8 +420,8 @@ fn run(cli: Cli) -> Result<(), String> {
                 }
                 None => {
                     let out = PathBuf::from(format!("build/{}.v", design.top()));
-                    let path = write_verilog(&params, design, &out)?;
-                    odp_mmu_workshop::depth::run(&path, design.top(), design.clock())?
+                    let (path, ports) = write_verilog(&params, design, &out)?;
+                    odp_mmu_workshop::depth::run(&path, design.top(), &ports, design.clock())?
                 }
             };
             print!("{}", report.text(top));

@@ -3,13 +3,14 @@
 //! rust-hdl has no reflective setter, but its `Probe` visitor reaches every
 //! atom with its current value. The lockstep harness uses it to copy the
 //! inputs a testbench drove into the Verilated model and to read every output
-//! for comparison, without knowing the block's type.
+//! for comparison, without knowing the block's type. The same visitor lists
+//! a block's ports for its Verilated model and its Fmax wrapper ([`ports`]).
 
 use rust_hdl::core::ast::VerilogLiteral;
 use rust_hdl::core::atom::{Atom, AtomKind};
 use rust_hdl::prelude::*;
 
-use super::verilated::Dir;
+use super::verilated::{Dir, Port};
 
 /// A top-level port of a rust-hdl block and its current value.
 #[derive(Clone, Debug)]
@@ -25,6 +26,8 @@ pub struct PortValue {
 }
 
 struct TopPorts {
+    /// Read each port's value (else `words` stays empty).
+    values: bool,
     depth: usize,
     namespace: Vec<String>,
     ports: Vec<PortValue>,
@@ -66,7 +69,11 @@ impl Probe for TopPorts {
             dir,
             width: atom.bits(),
             is_clock: atom.descriptor().name == "clock",
-            words: literal_words(&atom.verilog(), atom.bits()),
+            words: if self.values {
+                literal_words(&atom.verilog(), atom.bits())
+            } else {
+                Vec::new()
+            },
         });
     }
 }
@@ -92,11 +99,30 @@ fn literal_words(lit: &VerilogLiteral, width: usize) -> Vec<u32> {
 
 /// Every top-level port of `uut` with its current value.
 pub fn top_ports<B: Block>(uut: &B) -> Vec<PortValue> {
+    probe_ports(uut, true)
+}
+
+fn probe_ports<B: Block>(uut: &B, values: bool) -> Vec<PortValue> {
     let mut probe = TopPorts {
+        values,
         depth: 0,
         namespace: Vec::new(),
         ports: Vec::new(),
     };
     uut.accept("top", &mut probe);
     probe.ports
+}
+
+/// The top-level ports of `uut` (name, width, direction), in the order of
+/// the module header rust-hdl writes for it: the port list of its Verilog,
+/// read from the block instead of parsed from the text.
+pub fn ports<B: Block>(uut: &B) -> Vec<Port> {
+    probe_ports(uut, false)
+        .into_iter()
+        .map(|p| Port {
+            name: p.name,
+            width: p.width,
+            dir: p.dir,
+        })
+        .collect()
 }

@@ -22,7 +22,7 @@ use crate::harness::verilated::Verilated;
 use crate::models::host_memory::{Addr, AxiMonitor, HostMemory, MasterOut, MemConfig, SlaveOut};
 use crate::models::page_table::WordMemory;
 use crate::models::translate_ref::Req;
-use odp_mmu::Params;
+use odp_mmu::{DefaultOdpMmu, Params, Preset, SmallOdpMmu};
 
 macro_rules! ports {
     ($($name:ident),* $(,)?) => {
@@ -242,15 +242,12 @@ impl VerilatedTop {
     /// holds reset for two clocks. Memory answers after `mem`. Panics with
     /// the install command when Verilator is missing.
     pub fn new(params: &Params, mem: MemConfig) -> Self {
-        let v = odp_mmu::top::generate_verilog(params).expect("a preset");
+        params.validate().expect("valid parameters");
         // One module name per preset: both can live in one process.
-        let name = if *params == Params::default() {
-            "odp_mmu"
-        } else {
-            "odp_mmu_small"
+        let m = match Preset::of(params).expect("a preset") {
+            Preset::Default => Verilated::of_block(&mut DefaultOdpMmu::new(params), "odp_mmu"),
+            Preset::Small => Verilated::of_block(&mut SmallOdpMmu::new(params), "odp_mmu_small"),
         };
-        let v = v.replace("odp_mmu", name);
-        let m = Verilated::new(&v, name);
         let p = Ports::of(&m);
         let mut mem = HostMemory::new(mem);
         mem.logging = false;

@@ -7,6 +7,10 @@
 //! values travel as little-endian 32-bit words, and the shim masks every
 //! input to its declared width (Verilator itself does not).
 //!
+//! The ports come from the rust-hdl block the Verilog is generated from
+//! ([`super::rhdl::ports`]), the same source rust-hdl writes the module
+//! header from, so no Verilog is parsed.
+//!
 //! Builds are cached in `build/verilator/<hash>` keyed by the Verilog, the
 //! shim and the flags; a build happens in a private temporary folder that is
 //! renamed into place when complete, so parallel tests never load a
@@ -16,6 +20,8 @@ use std::collections::HashMap;
 use std::ffi::c_void;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+
+use rust_hdl::prelude::Block;
 
 /// Direction of a top-level port.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,21 +43,6 @@ impl Port {
     pub fn words(&self) -> usize {
         self.width.div_ceil(32)
     }
-}
-
-/// The ports of module `top` in rust-hdl's Verilog (parsed by the build
-/// flow's parser).
-pub fn parse_ports(verilog: &str, top: &str) -> Vec<Port> {
-    let ports: Vec<Port> = crate::flow::parse_ports(verilog, top)
-        .into_iter()
-        .map(|(name, width, is_input)| Port {
-            name,
-            width,
-            dir: if is_input { Dir::In } else { Dir::Out },
-        })
-        .collect();
-    assert!(!ports.is_empty(), "no ports found for module {top}");
-    ports
 }
 
 /// Verilator's C++ member name for a Verilog identifier.
@@ -181,16 +172,16 @@ const BUILD_FLAGS: &[&str] = &[
 ];
 
 /// Compiles (or finds in the cache) the shared library for `verilog` with top
-/// module `top`; returns its path and ports.
-fn build(verilog: &str, top: &str) -> (PathBuf, Vec<Port>) {
-    let ports = parse_ports(verilog, top);
-    let shim = shim_source(&ports);
+/// module `top`, whose ports are `ports`; returns its path.
+fn build(verilog: &str, top: &str, ports: &[Port]) -> PathBuf {
+    assert!(!ports.is_empty(), "module {top} has no ports");
+    let shim = shim_source(ports);
     let key = fnv1a(&[verilog, top, &shim, &BUILD_FLAGS.join(" ")]);
     let root = crate::tools::build_dir().join("verilator");
     let done = root.join(format!("{top}-{key:016x}"));
     let lib = done.join("libmodel.so");
     if lib.is_file() {
-        return (lib, ports);
+        return lib;
     }
     let verilator = crate::tools::tool("verilator-cli").unwrap_or_else(|e| panic!("{e}"));
     static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
@@ -232,7 +223,7 @@ fn build(verilog: &str, top: &str) -> (PathBuf, Vec<Port>) {
     if std::fs::rename(&tmp, &done).is_err() {
         let _ = std::fs::remove_dir_all(&tmp);
     }
-    (lib, ports)
+    lib
 }
 
 type NewFn = unsafe extern "C" fn() -> *mut c_void;
@@ -256,10 +247,22 @@ pub struct Verilated {
 }
 
 impl Verilated {
-    /// Builds (or reuses) and loads a model of module `top` in `verilog`.
-    /// Panics with the install command when Verilator is missing.
-    pub fn new(verilog: &str, top: &str) -> Self {
-        let (lib_path, ports) = build(verilog, top);
+    /// Builds (or reuses) and loads a model of `uut`: connects it, generates
+    /// its Verilog as module `name` ([`odp_mmu::verilog::generate`]) and
+    /// takes the ports from the block ([`super::rhdl::ports`]). Panics with
+    /// the install command when Verilator is missing.
+    pub fn of_block<B: Block>(uut: &mut B, name: &str) -> Self {
+        uut.connect_all();
+        let verilog = odp_mmu::verilog::generate(uut, name);
+        Self::with_ports(&verilog, name, super::rhdl::ports(uut))
+    }
+
+    /// Builds (or reuses) and loads a model of module `top` in `verilog`,
+    /// whose ports are `ports`: for Verilog generated from a block and then
+    /// edited, with the ports of that block ([`super::rhdl::ports`]). A
+    /// port missing from the Verilog fails the Verilator build.
+    pub fn with_ports(verilog: &str, top: &str, ports: Vec<Port>) -> Self {
+        let lib_path = build(verilog, top, &ports);
         Self::load(&lib_path, ports)
     }
 

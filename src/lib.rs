@@ -14,12 +14,16 @@
 //! - [`fault`]: RNR NAK generator, event-ring writer;
 //! - [`control`]: register map, CSR block, command unit;
 //! - [`common`]: small shared blocks (FIFO, pseudo-LRU);
+//! - [`spec`]: the SPEC's code tables (status, op, MR state, access rights,
+//!   PTE bits, page sizes, AETH syndromes, RNR timer codes, QP commands,
+//!   event kinds), defined once for every block, model and test;
 //! - [`top`]: `odp_mmu`, the composed core.
 
 pub mod common;
 pub mod control;
 pub mod fault;
 pub mod params;
+pub mod spec;
 pub mod top;
 pub mod translate;
 pub mod verilog;

@@ -7,22 +7,6 @@ use crate::control::{CsrCaps, CsrRegs};
 use crate::params::{ParamError, Params, Preset};
 use crate::translate::Translator;
 
-/// Response status codes (SPEC section 2).
-pub mod status {
-    /// Translation succeeded.
-    pub const OK: u64 = 0;
-    /// Remote op, page not present or MR suspended: an RNR NAK was emitted.
-    pub const RNR: u64 = 1;
-    /// Local op, same causes as RNR: wait for `m_wake`.
-    pub const STALL: u64 = 2;
-    /// Remote op on a QP awaiting the retransmission of a NAK'd PSN.
-    pub const DROP: u64 = 3;
-    /// Bad key, PD, bounds, rights, MR invalid or bad request fields.
-    pub const ACCESS_ERR: u64 = 4;
-    /// Host memory error during a walk, or a fault resolved with an error.
-    pub const FATAL: u64 = 5;
-}
-
 /// The `odp_mmu` core for the translation-path parameters of
 /// [`Translator`]: 2^`MR_BITS` MRs, 2^`SET_BITS` TLB sets of 4 ways, `HUGE`
 /// huge-page entries, `SLOTS` = 2^`SLOT_BITS` outstanding requests
@@ -77,7 +61,7 @@ pub struct OdpMmu<
     pub m_xrsp_ready: Signal<In, Bit>,
     /// Tag of the request this beat answers.
     pub m_xrsp_tag: Signal<Out, Bits<8>>,
-    /// Status (see [`status`]).
+    /// Status ([`crate::spec::status`]).
     pub m_xrsp_status: Signal<Out, Bits<3>>,
     /// Physical address of this beat's segment (OK only).
     pub m_xrsp_pa: Signal<Out, Bits<64>>,
@@ -483,13 +467,13 @@ impl<
         self.csr.ctr_walks_inc.next = self.xl.mon_walk.val();
         self.csr.ctr_walk_reads_inc.next = self.xl.m_axi_arvalid.val() & self.m_axi_arready.val();
         self.csr.ctr_stalls_inc.next =
-            self.rsp_last_beat.val() & (self.xl.m_xrsp_status.val() == 2);
+            self.rsp_last_beat.val() & (self.xl.m_xrsp_status.val() == 2); // = status::STALL
         self.csr.ctr_access_errors_inc.next =
-            self.rsp_last_beat.val() & (self.xl.m_xrsp_status.val() == 4);
+            self.rsp_last_beat.val() & (self.xl.m_xrsp_status.val() == 4); // = status::ACCESS_ERR
         self.csr.ctr_fatals_inc.next =
-            self.rsp_last_beat.val() & (self.xl.m_xrsp_status.val() == 5);
+            self.rsp_last_beat.val() & (self.xl.m_xrsp_status.val() == 5); // = status::FATAL
         self.csr.err_walk_fatal.next =
-            self.rsp_last_beat.val() & (self.xl.m_xrsp_status.val() == 5);
+            self.rsp_last_beat.val() & (self.xl.m_xrsp_status.val() == 5); // = status::FATAL
         self.csr.ctr_faults_inc.next = false;
         self.csr.ctr_faults_coalesced_inc.next = false;
         self.csr.ctr_rnr_naks_fault_inc.next = false;

@@ -14,6 +14,7 @@ use harness::lockstep::Lockstep;
 use harness::seed;
 use harness::verilated::Verilated;
 use odp_mmu::control::command::*;
+use odp_mmu::control::regmap::op;
 use odp_mmu_workshop::models::command_ref::{execute, Command, Effect};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -206,7 +207,7 @@ impl Model {
                 o.res = Some((c.op, c.tag, code));
             }
             match effect {
-                Some(e) if c.op == OP_MR_WRITE as u8 => o.wr = Some(e),
+                Some(e) if c.op == op::MR_WRITE => o.wr = Some(e),
                 Some(e) => o.st = Some((e.index, e.state)),
                 None => {}
             }
@@ -260,7 +261,7 @@ fn run_directed(dut: &mut impl Dut, mr_bits: u32, cmds: &[Command]) -> Vec<(u8, 
 
 fn mr_write(index: u32, word1: u32, base_va: u64, length: u64, root_pa: u64) -> Command {
     Command {
-        op: OP_MR_WRITE as u8,
+        op: op::MR_WRITE,
         tag: index as u8 ^ 0x5a,
         args: [
             index,
@@ -291,7 +292,7 @@ fn command_unit_writes_an_mr_with_every_field_and_sets_states() {
     let word1 = 0xa7 | (5 << 8) | (3 << 12) | (1 << 16);
     let cmds = [
         mr_write(7, word1, 0xffff_f000_0000_1234, 0x2000, 0x12_3456_7000),
-        cmd(OP_MR_SET_STATE as u8, 7, 2),
+        cmd(op::MR_SET_STATE, 7, 2),
         // An MR that ends exactly at 2^64 is legal.
         mr_write(0, word1, u64::MAX - 0xfff, 0x1000, 0x1000),
     ];
@@ -299,9 +300,9 @@ fn command_unit_writes_an_mr_with_every_field_and_sets_states() {
     assert_eq!(
         res,
         vec![
-            (OP_MR_WRITE as u8, 7 ^ 0x5a, RES_OK as u8),
-            (OP_MR_SET_STATE as u8, 6, RES_OK as u8),
-            (OP_MR_WRITE as u8, 0x5a, RES_OK as u8),
+            (op::MR_WRITE, 7 ^ 0x5a, RES_OK as u8),
+            (op::MR_SET_STATE, 6, RES_OK as u8),
+            (op::MR_WRITE, 0x5a, RES_OK as u8),
         ]
     );
 }
@@ -316,8 +317,8 @@ fn command_unit_refuses_every_bad_command_and_writes_nothing() {
         mr_write(1, 0x11 | (3 << 16), 0, 0x1000, 0x1000),
         mr_write(1, good1, u64::MAX - 0xfff, 0x1001, 0x1000),
         mr_write(1, good1, 0, 0x1000, 0x1008),
-        cmd(OP_MR_SET_STATE as u8, 9, 1),
-        cmd(OP_MR_SET_STATE as u8, 1, 3),
+        cmd(op::MR_SET_STATE, 9, 1),
+        cmd(op::MR_SET_STATE, 1, 3),
         cmd(0x00, 0, 0),
         cmd(0x0a, 0, 0),
         cmd(0xff, 0, 0),
@@ -339,7 +340,7 @@ fn command_unit_refuses_every_bad_command_and_writes_nothing() {
     .collect();
     let mut all = cmds.to_vec();
     for op in OPS_PLANNED {
-        all.push(cmd(op as u8, 0, 0));
+        all.push(cmd(op, 0, 0));
         want.push(RES_NOT_BUILT as u8);
     }
     // The model comparison in run_directed already checks that no write
@@ -369,8 +370,8 @@ fn command_unit_takes_no_command_before_the_datapath_is_ready() {
 /// A random command: any op (the built ones most often), fields good and bad.
 fn random_cmd(rng: &mut StdRng) -> Command {
     let op = match rng.gen_range(0..10) {
-        0..=4 => OP_MR_WRITE as u8,
-        5..=7 => OP_MR_SET_STATE as u8,
+        0..=4 => op::MR_WRITE,
+        5..=7 => op::MR_SET_STATE,
         _ => rng.gen(),
     };
     let index = match rng.gen_range(0..10) {
@@ -394,7 +395,7 @@ fn random_cmd(rng: &mut StdRng) -> Command {
     let mut c = mr_write(index, rng.gen(), base, length, root);
     c.op = op;
     c.tag = rng.gen();
-    if op == OP_MR_SET_STATE as u8 {
+    if op == op::MR_SET_STATE {
         c.args[1] = rng.gen_range(0..4);
     }
     c

@@ -20,6 +20,7 @@ use harness::seed;
 use harness::verilated::Verilated;
 use odp_mmu::fault::events::{EventRing, AW_LATENCY_CLOCKS, MAX_OUTSTANDING};
 use odp_mmu::fault::*;
+use odp_mmu::spec::op;
 use odp_mmu_workshop::models::events_ref::{
     has_room, is_new, owner, size_legal, slot_addr, EventRingRef, Record,
 };
@@ -1140,7 +1141,7 @@ fn events_record_layout_per_kind() {
     // Field positions of docs/events.md, spelled out independently of the
     // reference's encoders.
     let pf = Record::page_fault(
-        OP_REMOTE_WRITE as u8 | 1,
+        op::REMOTE_WRITE as u8 | 1,
         0x1234,
         0xcafe_f00d,
         0x7f12_3456_7000,

@@ -19,6 +19,9 @@ use std::time::Instant;
 use harness::lockstep::Lockstep;
 use harness::verilated::Verilated;
 use mr_check::*;
+use odp_mmu::spec::{
+    access::byte as access, mr_state::byte as mr_state, op::byte as op, status::byte as status,
+};
 use odp_mmu::translate::mr_table::MrTable;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -370,7 +373,8 @@ impl Monitor {
             );
             if r.key >> (8 + idx_bits) != 0 || r.len == 0 || r.len > 4096 {
                 assert_eq!(
-                    o.res_status, ACCESS_ERR,
+                    o.res_status,
+                    status::ACCESS_ERR,
                     "bad key or length passed at clock {clock}"
                 );
             }
@@ -529,10 +533,10 @@ fn mr() -> MrEntry {
         pd: PD,
         base_va: BASE,
         length: LEN,
-        access: LOCAL_WRITE | REMOTE_WRITE | REMOTE_READ,
+        access: access::LOCAL_WRITE | access::REMOTE_WRITE | access::REMOTE_READ,
         root: 0xA_BCDE_F012_3456,
         levels_m1: 2,
-        state: STATE_VALID,
+        state: mr_state::VALID,
     }
 }
 
@@ -543,7 +547,7 @@ fn good() -> MrReq {
         pd: PD,
         va: BASE + 0x100,
         len: 64,
-        op: OP_REMOTE_WRITE,
+        op: op::REMOTE_WRITE,
     }
 }
 
@@ -566,7 +570,7 @@ macro_rules! both_sizes {
 fn ok_gives_offset_root_and_levels<const B: usize>() {
     let mut tb = tb_with_mr::<B>();
     let a = tb.lookup(good());
-    assert_eq!(a.status, OK);
+    assert_eq!(a.status, status::OK);
     assert_eq!(a.res_off, (BASE + 0x100) - (BASE & !0xFFF));
     assert_eq!((a.res_off, a.mr), (0x778, IDX));
     assert_eq!((a.root, a.levels_m1), (0xA_BCDE_F012_3456, 2));
@@ -593,8 +597,14 @@ fn each_cause_alone<const B: usize>() {
         ),
         ("key index bit 31", Box::new(|_, r| r.key |= 1 << 31)),
         ("tag mismatch", Box::new(|_, r| r.key ^= 0x01)),
-        ("state INVALID", Box::new(|e, _| e.state = STATE_INVALID)),
-        ("state reserved", Box::new(|e, _| e.state = STATE_RESERVED)),
+        (
+            "state INVALID",
+            Box::new(|e, _| e.state = mr_state::INVALID),
+        ),
+        (
+            "state reserved",
+            Box::new(|e, _| e.state = mr_state::RESERVED),
+        ),
         ("PD mismatch", Box::new(|_, r| r.pd ^= 0x8000)),
         ("len 0", Box::new(|_, r| r.len = 0)),
         ("len 4097", Box::new(|_, r| r.len = 4097)),
@@ -617,22 +627,22 @@ fn each_cause_alone<const B: usize>() {
         (
             "remote write without REMOTE_WRITE",
             Box::new(|e, r| {
-                e.access = LOCAL_WRITE | REMOTE_READ;
-                r.op = OP_REMOTE_WRITE;
+                e.access = access::LOCAL_WRITE | access::REMOTE_READ;
+                r.op = op::REMOTE_WRITE;
             }),
         ),
         (
             "remote read without REMOTE_READ",
             Box::new(|e, r| {
-                e.access = LOCAL_WRITE | REMOTE_WRITE;
-                r.op = OP_REMOTE_READ;
+                e.access = access::LOCAL_WRITE | access::REMOTE_WRITE;
+                r.op = op::REMOTE_READ;
             }),
         ),
         (
             "local write without LOCAL_WRITE",
             Box::new(|e, r| {
-                e.access = REMOTE_WRITE | REMOTE_READ;
-                r.op = OP_LOCAL_WRITE;
+                e.access = access::REMOTE_WRITE | access::REMOTE_READ;
+                r.op = op::LOCAL_WRITE;
             }),
         ),
     ];
@@ -641,14 +651,18 @@ fn each_cause_alone<const B: usize>() {
         change(&mut e, &mut r);
         tb.write(IDX, e);
         let a = tb.lookup(r);
-        assert_eq!(a.status, ACCESS_ERR, "{what} must give ACCESS_ERR");
+        assert_eq!(a.status, status::ACCESS_ERR, "{what} must give ACCESS_ERR");
         tb.write(IDX, mr());
-        assert_eq!(tb.lookup(good()).status, OK, "restored after {what}");
+        assert_eq!(
+            tb.lookup(good()).status,
+            status::OK,
+            "restored after {what}"
+        );
     }
     // The unmodified request passes for every op with all rights.
     for op in 0..4 {
         let a = tb.lookup(MrReq { op, ..good() });
-        assert_eq!(a.status, OK, "op {op}");
+        assert_eq!(a.status, status::OK, "op {op}");
     }
 }
 
@@ -663,13 +677,17 @@ fn rights<const B: usize>() {
         tb.write(IDX, MrEntry { access, ..mr() });
         for op in 0..4u8 {
             let allowed = match op {
-                OP_REMOTE_WRITE => access & REMOTE_WRITE != 0,
-                OP_REMOTE_READ => access & REMOTE_READ != 0,
-                OP_LOCAL_READ => true,
-                _ => access & LOCAL_WRITE != 0,
+                op::REMOTE_WRITE => access & access::REMOTE_WRITE != 0,
+                op::REMOTE_READ => access & access::REMOTE_READ != 0,
+                op::LOCAL_READ => true,
+                _ => access & access::LOCAL_WRITE != 0,
             };
             let a = tb.lookup(MrReq { op, ..good() });
-            let want = if allowed { OK } else { ACCESS_ERR };
+            let want = if allowed {
+                status::OK
+            } else {
+                status::ACCESS_ERR
+            };
             assert_eq!(a.status, want, "access {access:03b} op {op}");
         }
     }
@@ -682,7 +700,7 @@ fn access_rights_follow_ibverbs_bits_and_local_read_is_always_allowed() {
 
 fn suspended<const B: usize>() {
     let mut tb = tb_with_mr::<B>();
-    tb.set_state(IDX, STATE_SUSPENDED);
+    tb.set_state(IDX, mr_state::SUSPENDED);
     let a = tb.lookup(good());
     assert_eq!(a.status, SUSPENDED);
     assert_eq!((a.root, a.levels_m1, a.res_off), (mr().root, 2, 0x778));
@@ -691,18 +709,18 @@ fn suspended<const B: usize>() {
         pd: PD + 1,
         ..good()
     });
-    assert_eq!(bad.status, ACCESS_ERR);
+    assert_eq!(bad.status, status::ACCESS_ERR);
     let bad = tb.lookup(MrReq {
         va: BASE + LEN,
         ..good()
     });
-    assert_eq!(bad.status, ACCESS_ERR);
+    assert_eq!(bad.status, status::ACCESS_ERR);
     // Resume.
-    tb.set_state(IDX, STATE_VALID);
-    assert_eq!(tb.lookup(good()).status, OK);
+    tb.set_state(IDX, mr_state::VALID);
+    assert_eq!(tb.lookup(good()).status, status::OK);
     // Invalidate by a state write.
-    tb.set_state(IDX, STATE_INVALID);
-    assert_eq!(tb.lookup(good()).status, ACCESS_ERR);
+    tb.set_state(IDX, mr_state::INVALID);
+    assert_eq!(tb.lookup(good()).status, status::ACCESS_ERR);
 }
 
 #[test]
@@ -713,14 +731,14 @@ fn suspended_mr_gives_suspended_only_when_every_check_passes() {
 fn exact_bounds<const B: usize>() {
     let mut tb = tb_with_mr::<B>();
     let cases = [
-        (BASE, 1, OK),
-        (BASE, 4096, OK),
-        (BASE - 1, 1, ACCESS_ERR),
-        (BASE - 1, 2, ACCESS_ERR),
-        (BASE + LEN - 1, 1, OK),
-        (BASE + LEN - 4096, 4096, OK),
-        (BASE + LEN - 4095, 4096, ACCESS_ERR),
-        (BASE + LEN, 1, ACCESS_ERR),
+        (BASE, 1, status::OK),
+        (BASE, 4096, status::OK),
+        (BASE - 1, 1, status::ACCESS_ERR),
+        (BASE - 1, 2, status::ACCESS_ERR),
+        (BASE + LEN - 1, 1, status::OK),
+        (BASE + LEN - 4096, 4096, status::OK),
+        (BASE + LEN - 4095, 4096, status::ACCESS_ERR),
+        (BASE + LEN, 1, status::ACCESS_ERR),
     ];
     for (va, len, want) in cases {
         let a = tb.lookup(MrReq { va, len, ..good() });
@@ -744,12 +762,12 @@ fn base_zero<const B: usize>() {
         },
     );
     for (va, len, want, off) in [
-        (0, 1, OK, 0),
-        (0, 4096, OK, 0),
-        (0x1fff, 1, OK, 0x1fff),
-        (0x1000, 4096, OK, 0x1000),
-        (0x1001, 4096, ACCESS_ERR, 0x1001),
-        (u64::MAX, 1, ACCESS_ERR, u64::MAX),
+        (0, 1, status::OK, 0),
+        (0, 4096, status::OK, 0),
+        (0x1fff, 1, status::OK, 0x1fff),
+        (0x1000, 4096, status::OK, 0x1000),
+        (0x1001, 4096, status::ACCESS_ERR, 0x1001),
+        (u64::MAX, 1, status::ACCESS_ERR, u64::MAX),
     ] {
         let a = tb.lookup(MrReq { va, len, ..good() });
         assert_eq!((a.status, a.res_off), (want, off), "va {va:#x} len {len}");
@@ -775,12 +793,12 @@ fn top_of_space<const B: usize>() {
         },
     );
     for (va, len, want) in [
-        (u64::MAX, 1, OK),
-        (u64::MAX - 4095, 4096, OK),
-        (u64::MAX - 4094, 4096, ACCESS_ERR),
-        (base, 4096, OK),
-        (base - 1, 1, ACCESS_ERR),
-        (0, 1, ACCESS_ERR),
+        (u64::MAX, 1, status::OK),
+        (u64::MAX - 4095, 4096, status::OK),
+        (u64::MAX - 4094, 4096, status::ACCESS_ERR),
+        (base, 4096, status::OK),
+        (base - 1, 1, status::ACCESS_ERR),
+        (0, 1, status::ACCESS_ERR),
     ] {
         let a = tb.lookup(MrReq { va, len, ..good() });
         assert_eq!(a.status, want, "va {va:#x} len {len}");
@@ -797,10 +815,10 @@ fn top_of_space<const B: usize>() {
         },
     );
     for (va, len, want) in [
-        (u64::MAX, 1, OK),
-        (u64::MAX - 0xFFF, 4096, OK),
-        (u64::MAX, 2, ACCESS_ERR),
-        (0, 1, ACCESS_ERR),
+        (u64::MAX, 1, status::OK),
+        (u64::MAX - 0xFFF, 4096, status::OK),
+        (u64::MAX, 2, status::ACCESS_ERR),
+        (0, 1, status::ACCESS_ERR),
     ] {
         let a = tb.lookup(MrReq { va, len, ..good() });
         assert_eq!(a.status, want, "va {va:#x} len {len} (MR end beyond 2^64)");
@@ -821,7 +839,7 @@ fn top_of_space<const B: usize>() {
             ..good()
         })
         .status,
-        OK
+        status::OK
     );
     assert_eq!(
         tb.lookup(MrReq {
@@ -830,7 +848,7 @@ fn top_of_space<const B: usize>() {
             ..good()
         })
         .status,
-        ACCESS_ERR,
+        status::ACCESS_ERR,
         "length 2^64 - 1 ends one byte short of 2^64"
     );
 }
@@ -896,11 +914,11 @@ fn visibility<const B: usize>() {
     let old = tb.idle();
     let new = tb.idle();
     assert!(old.res_valid && new.res_valid);
-    assert_eq!(old.res_status, ACCESS_ERR, "same clock: old entry");
+    assert_eq!(old.res_status, status::ACCESS_ERR, "same clock: old entry");
     assert_eq!(old.res_off, 0x1000_0010u64.wrapping_sub(BASE & !0xFFF));
     assert_eq!(
         (new.res_status, new.res_off, new.res_root),
-        (OK, 0x10, 0x42),
+        (status::OK, 0x10, 0x42),
         "next clock: new entry"
     );
 
@@ -908,7 +926,7 @@ fn visibility<const B: usize>() {
     tb.step(Stim {
         st_valid: true,
         st_index: IDX,
-        st_state: STATE_SUSPENDED,
+        st_state: mr_state::SUSPENDED,
         lk_valid: true,
         lk: req,
         ..Stim::default()
@@ -920,7 +938,7 @@ fn visibility<const B: usize>() {
     });
     let a = tb.idle();
     let b = tb.idle();
-    assert_eq!((a.res_status, b.res_status), (OK, SUSPENDED));
+    assert_eq!((a.res_status, b.res_status), (status::OK, SUSPENDED));
 }
 
 #[test]
@@ -938,12 +956,12 @@ fn two_writes<const B: usize>() {
         wr_index: IDX,
         wr: MrEntry {
             tag: 9,
-            state: STATE_SUSPENDED,
+            state: mr_state::SUSPENDED,
             ..mr()
         },
         st_valid: true,
         st_index: j,
-        st_state: STATE_INVALID,
+        st_state: mr_state::INVALID,
         ..Stim::default()
     });
     assert_eq!(
@@ -960,7 +978,7 @@ fn two_writes<const B: usize>() {
             ..good()
         })
         .status,
-        ACCESS_ERR
+        status::ACCESS_ERR
     );
     // Same index: the full write wins.
     tb.step(Stim {
@@ -969,7 +987,7 @@ fn two_writes<const B: usize>() {
         wr: MrEntry { tag: 3, ..mr() },
         st_valid: true,
         st_index: j,
-        st_state: STATE_SUSPENDED,
+        st_state: mr_state::SUSPENDED,
         ..Stim::default()
     });
     assert_eq!(
@@ -978,7 +996,7 @@ fn two_writes<const B: usize>() {
             ..good()
         })
         .status,
-        OK
+        status::OK
     );
 }
 
@@ -996,9 +1014,9 @@ fn full_key<const B: usize>() {
             key: key(IDX, TAG) | (1 << bit),
             ..good()
         });
-        assert_eq!(a.status, ACCESS_ERR, "key bit {bit}");
+        assert_eq!(a.status, status::ACCESS_ERR, "key bit {bit}");
     }
-    assert_eq!(tb.lookup(good()).status, OK);
+    assert_eq!(tb.lookup(good()).status, status::OK);
 }
 
 #[test]
@@ -1029,7 +1047,11 @@ fn sweep<const B: usize>() {
         ..good()
     };
     for i in 0..n {
-        assert_eq!(tb.lookup(probe(i)).status, OK, "entry {i} before reset");
+        assert_eq!(
+            tb.lookup(probe(i)).status,
+            status::OK,
+            "entry {i} before reset"
+        );
     }
     // Reset: ready drops the clock after rst and stays low 2^B clocks.
     tb.step(Stim {
@@ -1050,7 +1072,7 @@ fn sweep<const B: usize>() {
             },
             st_valid: true,
             st_index: (low + n - 2) % n,
-            st_state: STATE_VALID,
+            st_state: mr_state::VALID,
             lk_valid: true,
             lk: good(),
             ..Stim::default()
@@ -1071,12 +1093,16 @@ fn sweep<const B: usize>() {
     for i in 0..n {
         let a = tb.lookup(probe(i));
         if i == n - 1 {
-            assert_eq!(a.status, OK, "the write in the first ready clock lands");
+            assert_eq!(
+                a.status,
+                status::OK,
+                "the write in the first ready clock lands"
+            );
         } else {
             let cleared = (a.status, a.res_off, a.root, a.levels_m1);
             assert_eq!(
                 cleared,
-                (ACCESS_ERR, good().va, 0, 0),
+                (status::ACCESS_ERR, good().va, 0, 0),
                 "entry {i} after reset"
             );
         }
@@ -1170,10 +1196,10 @@ impl Stimulus {
             _ => r.gen::<u64>() >> r.gen_range(0..40),
         };
         let state = match r.gen_range(0..10) {
-            0 => STATE_INVALID,
-            1 => STATE_SUSPENDED,
-            2 => STATE_RESERVED,
-            _ => STATE_VALID,
+            0 => mr_state::INVALID,
+            1 => mr_state::SUSPENDED,
+            2 => mr_state::RESERVED,
+            _ => mr_state::VALID,
         };
         MrEntry {
             tag: r.gen_range(0..4),
@@ -1295,11 +1321,16 @@ const CAUSES: [&str; 8] = [
 fn causes(e: &MrEntry, r: &MrReq, b: usize) -> [bool; 8] {
     let end = r.va as u128 + r.len as u128;
     let mr_end = (e.base_va as u128 + e.length as u128).min(1 << 64);
-    let need = [REMOTE_WRITE, REMOTE_READ, 0, LOCAL_WRITE][r.op as usize];
+    let need = [
+        access::REMOTE_WRITE,
+        access::REMOTE_READ,
+        0,
+        access::LOCAL_WRITE,
+    ][r.op as usize];
     [
         r.key >> (8 + b) != 0,
         r.key as u8 != e.tag,
-        e.state == STATE_INVALID || e.state == STATE_RESERVED,
+        e.state == mr_state::INVALID || e.state == mr_state::RESERVED,
         r.pd != e.pd,
         r.len == 0 || r.len > 4096,
         r.va < e.base_va,
@@ -1343,12 +1374,12 @@ impl Coverage {
         let why = causes(&e, &s.lk, tb.entries.trailing_zeros() as usize);
         assert_eq!(
             why.iter().any(|&c| c),
-            x.verdict.status == ACCESS_ERR,
+            x.verdict.status == status::ACCESS_ERR,
             "the reference and the cause list disagree on {:?} / {e:?}",
             s.lk
         );
         match x.verdict.status {
-            OK => {
+            status::OK => {
                 self.ok += 1;
                 self.cross_ok += x.verdict.cross as u64;
                 self.first_byte_ok += (s.lk.va == e.base_va) as u64;

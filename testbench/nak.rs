@@ -19,7 +19,8 @@ use harness::monitor::StreamMonitor;
 use harness::seed;
 use harness::verilated::Verilated;
 use odp_mmu::fault::nak::{NakGen, LATENCY_CLOCKS};
-use odp_mmu::fault::*;
+use odp_mmu::spec::status::byte::{ACCESS_ERR, DROP, FATAL, OK, RNR, STALL};
+use odp_mmu::spec::{aeth, op, qp_cmd, rnr_timer, status};
 use odp_mmu_workshop::models::nak_ref::Nak;
 use odp_mmu_workshop::models::nak_ref::{NakRef, OutBeat, RspBeat};
 use rand::rngs::StdRng;
@@ -436,7 +437,7 @@ enum Item {
 }
 
 const PKEY: u16 = 0xffff;
-const TIMER: u8 = RNR_TIMER_RESET_CODE as u8;
+const TIMER: u8 = rnr_timer::RESET_CODE as u8;
 
 /// Runs `items` in order (each offered until taken) with the given output
 /// readiness per clock, then drains; returns the bench.
@@ -497,7 +498,7 @@ fn beat(qpn: u32, psn: u32, status: u64) -> RspBeat {
         seg_len: 64,
         last: true,
         epoch: 3,
-        op: OP_REMOTE_WRITE as u8,
+        op: op::REMOTE_WRITE as u8,
         qpn,
         rqpn: 0x10_0000 + qpn,
         psn,
@@ -508,7 +509,7 @@ fn beat(qpn: u32, psn: u32, status: u64) -> RspBeat {
 fn multi(qpn: u32, psn: u32, beats: usize) -> Vec<Item> {
     (0..beats)
         .map(|k| {
-            let mut b = beat(qpn, psn, STATUS_OK);
+            let mut b = beat(qpn, psn, status::OK);
             b.pa += 0x1000 * k as u64;
             b.last = k + 1 == beats;
             Item::B(b)
@@ -527,23 +528,18 @@ fn syndromes(b: &Bench<impl Dut>) -> Vec<(u32, u8)> {
         .collect()
 }
 
-const OK: u8 = STATUS_OK as u8;
-const RNR: u8 = STATUS_RNR as u8;
-const DROP: u8 = STATUS_DROP as u8;
-const AERR: u8 = STATUS_ACCESS_ERR as u8;
-const FATAL: u8 = STATUS_FATAL as u8;
-const RNR12: u8 = SYND_RNR_NAK as u8 | TIMER;
+const RNR12: u8 = aeth::RNR_NAK as u8 | TIMER;
 
 #[test]
 fn rnr_nak_drops_later_psns_until_retransmit() {
     let items = [
-        Item::B(beat(3, 100, STATUS_RNR)),
-        Item::B(beat(3, 101, STATUS_OK)),
-        Item::B(beat(4, 7, STATUS_OK)),
-        Item::B(beat(3, 102, STATUS_RNR)),
-        Item::B(beat(3, 103, STATUS_ACCESS_ERR)),
-        Item::B(beat(3, 100, STATUS_OK)),
-        Item::B(beat(3, 101, STATUS_OK)),
+        Item::B(beat(3, 100, status::RNR)),
+        Item::B(beat(3, 101, status::OK)),
+        Item::B(beat(4, 7, status::OK)),
+        Item::B(beat(3, 102, status::RNR)),
+        Item::B(beat(3, 103, status::ACCESS_ERR)),
+        Item::B(beat(3, 100, status::OK)),
+        Item::B(beat(3, 101, status::OK)),
     ];
     let b = run(Ver::small(), &items, always, always);
     assert_eq!(
@@ -569,11 +565,11 @@ fn rnr_nak_drops_later_psns_until_retransmit() {
 #[test]
 fn rnr_retransmission_that_faults_again_gets_rnr_and_nak_again() {
     let items = [
-        Item::B(beat(5, 9, STATUS_RNR)),
-        Item::B(beat(5, 9, STATUS_RNR)),
-        Item::B(beat(5, 10, STATUS_OK)),
-        Item::B(beat(5, 9, STATUS_OK)),
-        Item::B(beat(5, 10, STATUS_OK)),
+        Item::B(beat(5, 9, status::RNR)),
+        Item::B(beat(5, 9, status::RNR)),
+        Item::B(beat(5, 10, status::OK)),
+        Item::B(beat(5, 9, status::OK)),
+        Item::B(beat(5, 10, status::OK)),
     ];
     let b = run(Ver::small(), &items, always, always);
     assert_eq!(
@@ -586,14 +582,14 @@ fn rnr_retransmission_that_faults_again_gets_rnr_and_nak_again() {
 #[test]
 fn rnr_psn_compare_is_24_bit_across_the_wrap() {
     let items = [
-        Item::B(beat(1, 0xff_ffff, STATUS_RNR)),
-        Item::B(beat(1, 0, STATUS_OK)),
-        Item::B(beat(1, 0x7f_ffff, STATUS_OK)),
-        Item::B(beat(1, 0xff_ffff, STATUS_OK)),
-        Item::B(beat(2, 0, STATUS_RNR)),
-        Item::B(beat(2, 0xff_ffff, STATUS_OK)),
-        Item::B(beat(2, 1, STATUS_OK)),
-        Item::B(beat(2, 0, STATUS_OK)),
+        Item::B(beat(1, 0xff_ffff, status::RNR)),
+        Item::B(beat(1, 0, status::OK)),
+        Item::B(beat(1, 0x7f_ffff, status::OK)),
+        Item::B(beat(1, 0xff_ffff, status::OK)),
+        Item::B(beat(2, 0, status::RNR)),
+        Item::B(beat(2, 0xff_ffff, status::OK)),
+        Item::B(beat(2, 1, status::OK)),
+        Item::B(beat(2, 0, status::OK)),
     ];
     let b = run(Ver::small(), &items, always, always);
     assert_eq!(
@@ -635,13 +631,13 @@ fn check_header(hdr: u128, pkey: u16, dest_qp: u32, psn: u32, syndrome: u8, msn:
 
 #[test]
 fn nak_header_fields_follow_the_ibta_layout() {
-    let mut x = beat(6, 0x12_3456, STATUS_ACCESS_ERR);
+    let mut x = beat(6, 0x12_3456, status::ACCESS_ERR);
     x.rqpn = 0xab_cdef;
     x.msn = 0x65_4321;
-    let mut y = beat(7, 0xfe_dcba, STATUS_FATAL);
+    let mut y = beat(7, 0xfe_dcba, status::FATAL);
     y.rqpn = 0x00_0001;
     y.msn = 0xff_ffff;
-    let mut z = beat(8, 0x00_0000, STATUS_RNR);
+    let mut z = beat(8, 0x00_0000, status::RNR);
     z.rqpn = 0xff_ffff;
     z.msn = 0;
     let mut bench = Bench::new(Ver::small());
@@ -677,16 +673,16 @@ fn nak_back_to_back_responses_of_one_qp_see_each_others_state() {
     // Distances 1, 2 and 3 between beats of one QP, every beat taken in
     // consecutive clocks.
     let items = [
-        Item::B(beat(2, 10, STATUS_RNR)),
-        Item::B(beat(2, 11, STATUS_OK)),
-        Item::B(beat(2, 10, STATUS_OK)),
-        Item::B(beat(2, 11, STATUS_RNR)),
-        Item::B(beat(9, 1, STATUS_OK)),
-        Item::B(beat(2, 12, STATUS_OK)),
-        Item::B(beat(9, 2, STATUS_OK)),
-        Item::B(beat(10, 2, STATUS_OK)),
-        Item::B(beat(2, 11, STATUS_OK)),
-        Item::B(beat(2, 12, STATUS_OK)),
+        Item::B(beat(2, 10, status::RNR)),
+        Item::B(beat(2, 11, status::OK)),
+        Item::B(beat(2, 10, status::OK)),
+        Item::B(beat(2, 11, status::RNR)),
+        Item::B(beat(9, 1, status::OK)),
+        Item::B(beat(2, 12, status::OK)),
+        Item::B(beat(9, 2, status::OK)),
+        Item::B(beat(10, 2, status::OK)),
+        Item::B(beat(2, 11, status::OK)),
+        Item::B(beat(2, 12, status::OK)),
     ];
     let b = run(Ver::small(), &items, always, always);
     assert_eq!(
@@ -713,11 +709,11 @@ fn nak_back_to_back_responses_of_one_qp_see_each_others_state() {
 
 #[test]
 fn nak_multi_beat_answer_is_swallowed_after_drop_or_fatal() {
-    let mut items = vec![Item::B(beat(4, 50, STATUS_RNR))];
+    let mut items = vec![Item::B(beat(4, 50, status::RNR))];
     items.extend(multi(4, 51, 3)); // DROP, 2 beats swallowed
     items.extend(multi(4, 50, 3)); // the retransmission: 3 beats pass
     items.push(Item::C(Cmd {
-        kind: QPCMD_SET_ERROR as u8,
+        kind: qp_cmd::SET_ERROR as u8,
         qpn: 4,
         timer: 0,
     }));
@@ -725,7 +721,7 @@ fn nak_multi_beat_answer_is_swallowed_after_drop_or_fatal() {
     let mut local = multi(4, 53, 2);
     for it in &mut local {
         if let Item::B(b) = it {
-            b.op = OP_LOCAL_WRITE as u8;
+            b.op = op::LOCAL_WRITE as u8;
         }
     }
     items.extend(local); // local: passes whole
@@ -757,7 +753,7 @@ fn nak_multi_beat_answer_is_swallowed_after_drop_or_fatal() {
 fn nak_backpressure_holds_responses_and_loses_no_nak() {
     // 16 RNR faults while m_nak is stalled 300 clocks and m_rsp now and then.
     let items: Vec<Item> = (0..40)
-        .map(|k| Item::B(beat(k % 16, 1000 + k, STATUS_RNR)))
+        .map(|k| Item::B(beat(k % 16, 1000 + k, status::RNR)))
         .collect();
     let b = run(Ver::small(), &items, |c| c % 3 != 0, |c| c > 300);
     assert_eq!(b.got_nak.len(), 40 - 24, "the first RNR of each QP NAKs");
@@ -789,20 +785,20 @@ fn nak_qp_commands_reset_error_and_timer_override() {
         })
     };
     let items = [
-        cmd(QPCMD_SET_TIMER, 2, 3),
-        Item::B(beat(2, 1, STATUS_RNR)), // 0x23
-        Item::B(beat(3, 1, STATUS_RNR)), // 0x2c: other QPs keep the global code
-        cmd(QPCMD_CLEAR_TIMER, 2, 0),
-        Item::B(beat(2, 1, STATUS_RNR)), // 0x2c
-        cmd(QPCMD_RESET, 2, 0),          // ends the wait
-        Item::B(beat(2, 7, STATUS_OK)),
-        cmd(QPCMD_SET_ERROR, 2, 0),
-        Item::B(beat(2, 8, STATUS_OK)),  // FATAL + 0x63
-        Item::B(beat(2, 9, STATUS_RNR)), // FATAL + 0x63 (error wins)
-        cmd(QPCMD_RESET, 2, 0),
-        Item::B(beat(2, 10, STATUS_OK)),
-        cmd(QPCMD_SET_TIMER, 3, 31),
-        Item::B(beat(3, 1, STATUS_RNR)), // the retransmission faults again: 0x3f
+        cmd(qp_cmd::SET_TIMER, 2, 3),
+        Item::B(beat(2, 1, status::RNR)), // 0x23
+        Item::B(beat(3, 1, status::RNR)), // 0x2c: other QPs keep the global code
+        cmd(qp_cmd::CLEAR_TIMER, 2, 0),
+        Item::B(beat(2, 1, status::RNR)), // 0x2c
+        cmd(qp_cmd::RESET, 2, 0),         // ends the wait
+        Item::B(beat(2, 7, status::OK)),
+        cmd(qp_cmd::SET_ERROR, 2, 0),
+        Item::B(beat(2, 8, status::OK)),  // FATAL + 0x63
+        Item::B(beat(2, 9, status::RNR)), // FATAL + 0x63 (error wins)
+        cmd(qp_cmd::RESET, 2, 0),
+        Item::B(beat(2, 10, status::OK)),
+        cmd(qp_cmd::SET_TIMER, 3, 31),
+        Item::B(beat(3, 1, status::RNR)), // the retransmission faults again: 0x3f
     ];
     let b = run(Ver::small(), &items, always, always);
     assert_eq!(
@@ -834,52 +830,57 @@ fn nak_qp_commands_reset_error_and_timer_override() {
 #[test]
 fn nak_local_ops_pass_unchanged_whatever_the_qp_state() {
     let mut items = vec![
-        Item::B(beat(1, 5, STATUS_RNR)),
+        Item::B(beat(1, 5, status::RNR)),
         Item::C(Cmd {
-            kind: QPCMD_SET_ERROR as u8,
+            kind: qp_cmd::SET_ERROR as u8,
             qpn: 2,
             timer: 0,
         }),
     ];
     for (qpn, st) in [
-        (1, STATUS_OK),
-        (1, STATUS_STALL),
-        (2, STATUS_OK),
-        (2, STATUS_ACCESS_ERR),
+        (1, status::OK),
+        (1, status::STALL),
+        (2, status::OK),
+        (2, status::ACCESS_ERR),
     ] {
         let mut b = beat(qpn, 77, st);
-        b.op = OP_LOCAL_READ as u8;
+        b.op = op::LOCAL_READ as u8;
         items.push(Item::B(b));
     }
     let b = run(Ver::small(), &items, always, always);
     assert_eq!(
         statuses(&b),
-        vec![(1, RNR), (1, OK), (1, STALL_S), (2, OK), (2, AERR)]
+        vec![(1, RNR), (1, OK), (1, STALL), (2, OK), (2, ACCESS_ERR)]
     );
     assert_eq!(syndromes(&b), vec![(1, RNR12)], "local ops send no NAK");
 }
-const STALL_S: u8 = STATUS_STALL as u8;
 
 #[test]
 fn nak_qpn_beyond_the_table_is_a_clear_qp_and_changes_no_state() {
     // Small table: 16 QPs. QPN 16 and 0x100000 have no state; nothing may
     // fold onto QP 0.
     let items = [
-        Item::B(beat(16, 5, STATUS_RNR)), // NAK, global timer, no wait kept
-        Item::B(beat(16, 6, STATUS_OK)),  // OK, not DROP
-        Item::B(beat(0, 6, STATUS_OK)),   // QP 0 untouched
+        Item::B(beat(16, 5, status::RNR)), // NAK, global timer, no wait kept
+        Item::B(beat(16, 6, status::OK)),  // OK, not DROP
+        Item::B(beat(0, 6, status::OK)),   // QP 0 untouched
         Item::C(Cmd {
-            kind: QPCMD_SET_ERROR as u8,
+            kind: qp_cmd::SET_ERROR as u8,
             qpn: 0x10_0000,
             timer: 0,
         }), // refused
-        Item::B(beat(0, 7, STATUS_OK)),
-        Item::B(beat(0x10_0000, 7, STATUS_ACCESS_ERR)), // NAK 0x62
+        Item::B(beat(0, 7, status::OK)),
+        Item::B(beat(0x10_0000, 7, status::ACCESS_ERR)), // NAK 0x62
     ];
     let b = run(Ver::small(), &items, always, always);
     assert_eq!(
         statuses(&b),
-        vec![(16, RNR), (16, OK), (0, OK), (0, OK), (0x10_0000, AERR)]
+        vec![
+            (16, RNR),
+            (16, OK),
+            (0, OK),
+            (0, OK),
+            (0x10_0000, ACCESS_ERR)
+        ]
     );
     assert_eq!(syndromes(&b), vec![(16, RNR12), (0x10_0000, 0x62)]);
     assert_eq!(b.hw.refused, 1, "qpcmd_refused pulses once");
@@ -896,7 +897,7 @@ fn nak_reset_clears_every_qp_and_takes_nothing_until_ready() {
         ..Ins::default()
     };
     let offer = Ins {
-        rsp: Some(beat(3, 1, STATUS_RNR)),
+        rsp: Some(beat(3, 1, status::RNR)),
         cmd: Some(Cmd::default()),
         ..idle
     };
@@ -914,13 +915,13 @@ fn nak_reset_clears_every_qp_and_takes_nothing_until_ready() {
     b.step(&Ins { rst: true, ..idle });
     for _ in 0..16 {
         let o = b.step(&Ins {
-            rsp: Some(beat(3, 2, STATUS_OK)),
+            rsp: Some(beat(3, 2, status::OK)),
             ..idle
         });
         assert!(!o.s_rsp_ready);
     }
     let o = b.step(&Ins {
-        rsp: Some(beat(3, 2, STATUS_OK)),
+        rsp: Some(beat(3, 2, status::OK)),
         ..idle
     });
     assert!(o.s_rsp_ready);
@@ -938,7 +939,7 @@ fn nak_reset_clears_every_qp_and_takes_nothing_until_ready() {
 fn nak_answer_and_its_nak_are_valid_latency_clocks_after_the_beat_is_taken() {
     let b = run(
         Ver::small(),
-        &[Item::B(beat(1, 1, STATUS_ACCESS_ERR))],
+        &[Item::B(beat(1, 1, status::ACCESS_ERR))],
         always,
         always,
     );
@@ -950,11 +951,11 @@ fn nak_answer_and_its_nak_are_valid_latency_clocks_after_the_beat_is_taken() {
 #[test]
 fn nak_full_size_table_sees_high_qpns_and_no_aliasing() {
     let items = [
-        Item::B(beat(1023, 4, STATUS_RNR)),
-        Item::B(beat(511, 4, STATUS_OK)),
-        Item::B(beat(1023, 5, STATUS_OK)),
-        Item::B(beat(1024, 5, STATUS_OK)),
-        Item::B(beat(1023, 4, STATUS_OK)),
+        Item::B(beat(1023, 4, status::RNR)),
+        Item::B(beat(511, 4, status::OK)),
+        Item::B(beat(1023, 5, status::OK)),
+        Item::B(beat(1024, 5, status::OK)),
+        Item::B(beat(1023, 4, status::OK)),
     ];
     let b = run(Ver::full(), &items, always, always);
     assert_eq!(
@@ -1031,10 +1032,10 @@ fn random_run(dut: impl Dut, clocks: u64, seed: u64) {
                 }
             } & 0xff_ffff;
             let status = match rng.gen_range(0..100) {
-                0..=49 => STATUS_OK,
-                50..=74 => STATUS_RNR,
-                75..=84 => STATUS_ACCESS_ERR,
-                85..=92 => STATUS_FATAL,
+                0..=49 => status::OK,
+                50..=74 => status::RNR,
+                75..=84 => status::ACCESS_ERR,
+                85..=92 => status::FATAL,
                 _ => rng.gen_range(0..8),
             } as u8;
             let op = if rng.gen_ratio(4, 5) {
@@ -1042,7 +1043,11 @@ fn random_run(dut: impl Dut, clocks: u64, seed: u64) {
             } else {
                 rng.gen_range(2..4)
             };
-            let beats = if status == 0 { rng.gen_range(1..=3) } else { 1 };
+            let beats = if status == OK {
+                rng.gen_range(1..=3)
+            } else {
+                1
+            };
             let (rqpn, msn): (u32, u32) =
                 (rng.gen::<u32>() & 0xff_ffff, rng.gen::<u32>() & 0xff_ffff);
             let (tag, epoch) = (rng.gen(), rng.gen());

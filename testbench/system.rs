@@ -35,15 +35,17 @@ use harness::monitor::StreamMonitor;
 use harness::seed;
 use odp_mmu::control::command::RES_MR_RANGE;
 use odp_mmu::control::regmap;
+use odp_mmu::spec::PageSize;
+use odp_mmu::spec::{mr_state::byte as mr_state, op::byte as op, status::byte as status};
 use odp_mmu::Params;
 use odp_mmu_workshop::driver::{self, Bus, Driver, MrSpec};
 use odp_mmu_workshop::harness::top::{
     read32, write32, Inputs, LiteCycle, LiteIn, LiteOut, VerilatedTop, XReq,
 };
 use odp_mmu_workshop::models::host_memory::{HostMemory, MemConfig, RESP_SLVERR};
-use odp_mmu_workshop::models::mr_check::{MrEntry, OP_REMOTE_READ, OP_REMOTE_WRITE, STATE_VALID};
-use odp_mmu_workshop::models::page_table::{PageSize, PageTableBuilder, WordMemory};
-use odp_mmu_workshop::models::translate_ref::{translate, Req, ACCESS_ERR, FATAL, OK, RNR, STALL};
+use odp_mmu_workshop::models::mr_check::MrEntry;
+use odp_mmu_workshop::models::page_table::{PageTableBuilder, WordMemory};
+use odp_mmu_workshop::models::translate_ref::{translate, Req};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -371,7 +373,7 @@ impl Env {
             "clock {now}: QP {} answered out of order",
             f.offer.req.qpn
         );
-        if status != OK {
+        if status != status::OK {
             assert!(
                 last && f.beats.is_empty(),
                 "clock {now}: a non-OK answer is one beat"
@@ -392,7 +394,7 @@ impl Env {
             Src::Random => {
                 let (want, beats) = f.want.unwrap();
                 assert_eq!(status, want, "clock {now}: status of tag {t} {req:x?}");
-                if status == OK {
+                if status == status::OK {
                     assert_eq!(f.beats, beats, "clock {now}: beats of tag {t} {req:x?}");
                 }
             }
@@ -422,7 +424,7 @@ impl Env {
             .any(|&(from, to)| from + 8 <= f.accepted && to.is_none_or(|to| to > now));
         let pages = self.pages.touched(r.mr, req.va, req.len as u64);
         match status {
-            OK => {
+            status::OK => {
                 assert!(
                     !suspended_throughout,
                     "{what}: OK while its MR is suspended"
@@ -442,11 +444,11 @@ impl Env {
                 }
                 assert_eq!(f.beats, want, "{what}: beats (pa, seg_len)");
             }
-            RNR | STALL => {
-                let remote = req.op == OP_REMOTE_WRITE || req.op == OP_REMOTE_READ;
+            status::RNR | status::STALL => {
+                let remote = req.op == op::REMOTE_WRITE || req.op == op::REMOTE_READ;
                 assert_eq!(
                     status,
-                    if remote { RNR } else { STALL },
+                    if remote { status::RNR } else { status::STALL },
                     "{what}: RNR for remote ops, STALL for local ones"
                 );
                 let missing: Vec<u64> = pages
@@ -465,7 +467,7 @@ impl Env {
             }
             _ => panic!("{what}: status {status} for a request the MR allows"),
         }
-        let ok = status == OK;
+        let ok = status == status::OK;
         if ok {
             let Src::Msg(_, _, p) = f.offer.src else {
                 unreachable!()
@@ -582,7 +584,7 @@ fn build_static_mrs(rng: &mut StdRng, mem: &mut HostMemory, n: usize) -> Vec<MrE
             },
             root: t.root,
             levels_m1: t.levels_m1,
-            state: STATE_VALID,
+            state: mr_state::VALID,
         });
     }
     mrs
@@ -628,9 +630,9 @@ fn fill_frame(mem: &mut HostMemory, p: &Page, reqs: &[Requester], images: &[Vec<
 
 /// Sets message MR `k`'s state through the driver (MR_SET_STATE) and in the
 /// bench's copies; returns the clock the command finished.
-fn set_msg_mr_state(drv: &mut Driver<World>, k: usize, state: u32) -> u64 {
+fn set_msg_mr_state(drv: &mut Driver<World>, k: usize, state: u8) -> u64 {
     let mut mr = drv.bus.env.msg[k].mr;
-    drv.set_mr_state(&mut mr, state as u8)
+    drv.set_mr_state(&mut mr, state)
         .unwrap_or_else(|e| panic!("MR_SET_STATE {state} of message MR {k}: {e}"));
     let e = &mut drv.bus.env;
     e.msg[k].mr = mr;
@@ -812,11 +814,11 @@ fn system_run(params: &Params, clocks: u64, seed: u64) -> u64 {
                 let ans = |s: u8| e.msg_answers.get(&s).copied().unwrap_or(0);
                 let any = |s: u8| e.seen.get(&s).copied().unwrap_or(0);
                 vec![
-                    ("message OK", ans(OK), 100),
-                    ("message RNR", ans(RNR), 1),
-                    ("message STALL", ans(STALL), 1),
-                    ("ACCESS_ERR", any(ACCESS_ERR), 1),
-                    ("FATAL", any(FATAL), 1),
+                    ("message OK", ans(status::OK), 100),
+                    ("message RNR", ans(status::RNR), 1),
+                    ("message STALL", ans(status::STALL), 1),
+                    ("ACCESS_ERR", any(status::ACCESS_ERR), 1),
+                    ("FATAL", any(status::FATAL), 1),
                     (
                         "messages done",
                         e.reqs.iter().map(|r| r.messages_done).sum(),
@@ -872,7 +874,7 @@ fn system_run(params: &Params, clocks: u64, seed: u64) -> u64 {
             continue;
         }
         if let Some((k, _)) = resume_at.filter(|&(_, at)| now >= at || closing) {
-            let at = set_msg_mr_state(&mut drv, k, regmap::mr_state::VALID);
+            let at = set_msg_mr_state(&mut drv, k, mr_state::VALID);
             drv.bus.env.msg[k].suspended.last_mut().unwrap().1 = Some(at);
             resume_at = None;
             continue;
@@ -881,7 +883,7 @@ fn system_run(params: &Params, clocks: u64, seed: u64) -> u64 {
             next_csr = now + rng.gen_range(200..3000);
             if resume_at.is_none() && rng.gen_ratio(1, 4) {
                 let k = rng.gen_range(0..n_msg);
-                let at = set_msg_mr_state(&mut drv, k, regmap::mr_state::SUSPENDED);
+                let at = set_msg_mr_state(&mut drv, k, mr_state::SUSPENDED);
                 drv.bus.env.msg[k].suspended.push((at, None));
                 resume_at = Some((k, at + rng.gen_range(100..3000)));
                 suspends += 1;
@@ -933,14 +935,18 @@ fn system_run(params: &Params, clocks: u64, seed: u64) -> u64 {
 
     assert_eq!(
         e.dones,
-        e.msg_answers.get(&OK).copied().unwrap_or(0),
+        e.msg_answers.get(&status::OK).copied().unwrap_or(0),
         "one s_done per OK request"
     );
 
     // The counters equal the bench's counts.
     let sent = e.sent;
     let get = |s: u8| e.seen.get(&s).copied().unwrap_or(0);
-    let (acc, stall, fatal) = (get(ACCESS_ERR), get(STALL), get(FATAL));
+    let (acc, stall, fatal) = (
+        get(status::ACCESS_ERR),
+        get(status::STALL),
+        get(status::FATAL),
+    );
     let reads = w.top.walk_reads;
     let clock = w.clock();
     assert_eq!(drv.counter("LOOKUPS").unwrap(), sent, "LOOKUPS");

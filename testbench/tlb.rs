@@ -20,7 +20,8 @@ use std::time::Instant;
 
 use harness::lockstep::Lockstep;
 use harness::verilated::Verilated;
-use odp_mmu::translate::tlb::{DefaultTlb, Tlb};
+use odp_mmu::spec::page_size::{SIZE_1G, SIZE_2M, SIZE_4K};
+use odp_mmu::translate::tlb::{DefaultTlb, Tlb, INV_ALL, INV_BY_MR, INV_BY_MR_RANGE};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use rust_hdl::prelude::*;

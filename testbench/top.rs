@@ -8,13 +8,15 @@ use harness::seed;
 use harness::lockstep::Lockstep;
 use harness::monitor::StreamMonitor;
 use harness::verilated::{Dir, Verilated};
-use odp_mmu::top::status;
+use odp_mmu::spec::mr_state::byte as mr_state;
+use odp_mmu::spec::status;
+use odp_mmu::spec::PageSize;
 use odp_mmu::{DefaultOdpMmu, Params, SmallOdpMmu};
 use odp_mmu_workshop::driver::{Bus, Driver};
 use odp_mmu_workshop::harness::top::{read32, write32, LiteCycle, LiteIn, LiteOut};
 use odp_mmu_workshop::models::host_memory::{AxiMonitor, HostMemory, MemConfig};
-use odp_mmu_workshop::models::mr_check::{MrEntry, STATE_VALID};
-use odp_mmu_workshop::models::page_table::{PageSize, PageTableBuilder, WordMemory};
+use odp_mmu_workshop::models::mr_check::MrEntry;
+use odp_mmu_workshop::models::page_table::{PageTableBuilder, WordMemory};
 use odp_mmu_workshop::models::translate_ref::{translate, Req};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -453,7 +455,7 @@ fn default_size_lockstep() {
             access: 7,
             root: t.root,
             levels_m1: t.levels_m1,
-            state: STATE_VALID,
+            state: mr_state::VALID,
         });
     }
     let mut ls = Lockstep::new(

@@ -23,9 +23,11 @@ use harness::verilated::Verilated;
 use models::host_memory::{
     Addr, AxiMonitor, HostMemory, MasterOut, MemConfig, SlaveOut, RESP_SLVERR,
 };
-use models::mr_check::{MrEntry, STATE_INVALID, STATE_SUSPENDED, STATE_VALID};
-use models::page_table::{PageSize, PageTableBuilder};
-use models::translate_ref::{translate, Answer, Req, ACCESS_ERR, FATAL, OK, RNR, STALL};
+use models::mr_check::MrEntry;
+use models::page_table::PageTableBuilder;
+use models::translate_ref::{translate, Answer, Req};
+use odp_mmu::spec::PageSize;
+use odp_mmu::spec::{mr_state::byte as mr_state, op::byte as op, status::byte as status};
 use odp_mmu::translate::Translator;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -124,10 +126,10 @@ fn build_world(rng: &mut StdRng, idx_bits: u32, cfg: MemConfig) -> World {
             mem.inject_error(a..a + 4096, RESP_SLVERR);
         }
         let state = match rng.gen_range(0..10) {
-            _ if fatal_mr => STATE_VALID,
-            0 => STATE_SUSPENDED,
-            1 => STATE_INVALID,
-            _ => STATE_VALID,
+            _ if fatal_mr => mr_state::VALID,
+            0 => mr_state::SUSPENDED,
+            1 => mr_state::INVALID,
+            _ => mr_state::VALID,
         };
         mrs.push(MrEntry {
             tag: rng.gen(),
@@ -205,12 +207,12 @@ fn nearby_req(rng: &mut StdRng, r: &Req) -> Req {
 
 /// The answer kinds `(status, beats)` every random run must see.
 const KINDS: [(u8, usize, &str); 6] = [
-    (OK, 1, "OK in one beat"),
-    (OK, 2, "OK in two beats"),
-    (RNR, 1, "RNR"),
-    (STALL, 1, "STALL"),
-    (ACCESS_ERR, 1, "ACCESS_ERR"),
-    (FATAL, 1, "FATAL"),
+    (status::OK, 1, "OK in one beat"),
+    (status::OK, 2, "OK in two beats"),
+    (status::RNR, 1, "RNR"),
+    (status::STALL, 1, "STALL"),
+    (status::ACCESS_ERR, 1, "ACCESS_ERR"),
+    (status::FATAL, 1, "FATAL"),
 ];
 
 /// A world in which every answer kind of `KINDS` occurs, with one request of
@@ -224,7 +226,11 @@ fn covering_world(rng: &mut StdRng, idx_bits: u32, cfg: MemConfig) -> (World, Ve
         for _ in 0..20_000 {
             let r = random_req(rng, &w);
             let a = translate(&w.mrs, w.idx_bits, QPS, &w.mem, &r);
-            let beats = if a.status == OK { a.beats.len() } else { 1 };
+            let beats = if a.status == status::OK {
+                a.beats.len()
+            } else {
+                1
+            };
             if let Some(k) = KINDS
                 .iter()
                 .position(|&(st, n, _)| (st, n) == (a.status, beats))
@@ -563,7 +569,7 @@ impl Bench {
                 "clock {c}: status of tag {tag} {:x?} (reference answer {:x?})",
                 f.req, f.answer.beats
             );
-            if status == OK {
+            if status == status::OK {
                 assert_eq!(
                     (pa, seg_len, last),
                     (
@@ -754,7 +760,7 @@ fn answers(w: &mut World, reqs: &[Req]) -> Vec<Vec<(u8, u64, u64, bool)>> {
         }
         let got = Answer {
             status: beats.last().expect("no answer").0,
-            beats: if beats[0].0 == OK {
+            beats: if beats[0].0 == status::OK {
                 beats.iter().map(|b| (b.1, b.2)).collect()
             } else {
                 Vec::new()
@@ -783,7 +789,7 @@ fn world_with(mrs: Vec<(MrEntry, Vec<Map>)>) -> World {
     }
     while entries.len() < 8 {
         entries.push(MrEntry {
-            state: STATE_INVALID,
+            state: mr_state::INVALID,
             ..entries[0]
         });
     }
@@ -808,13 +814,13 @@ fn mr(base_va: u64, length: u64, levels: u8) -> MrEntry {
         access: 7,
         root: 0,
         levels_m1: levels - 1,
-        state: STATE_VALID,
+        state: mr_state::VALID,
     }
 }
 
 fn local_read(mr: u32, va: u64, len: u16) -> Req {
     Req {
-        op: 2,
+        op: op::LOCAL_READ,
         qpn: 1,
         pd: 1,
         key: (mr << 8) | 0x33,
@@ -860,23 +866,23 @@ fn translation_splits_at_page_boundaries_of_every_size_and_not_inside_huge_pages
     assert_eq!(
         a[0],
         vec![
-            (OK, pa(0x1_0000, 0xF00), 256, false),
-            (OK, pa(0x2_0000, 0), 256, true)
+            (status::OK, pa(0x1_0000, 0xF00), 256, false),
+            (status::OK, pa(0x2_0000, 0), 256, true)
         ]
     );
     assert_eq!(
         a[1],
         vec![
-            (OK, pa(0x2_0000, 0x1F_FF80), 128, false),
-            (OK, pa(0x2_0200, 0), 128, true)
+            (status::OK, pa(0x2_0000, 0x1F_FF80), 128, false),
+            (status::OK, pa(0x2_0200, 0), 128, true)
         ]
     );
-    assert_eq!(a[2], vec![(OK, pa(0x2_0000, 0xF00), 4096, true)]);
+    assert_eq!(a[2], vec![(status::OK, pa(0x2_0000, 0xF00), 4096, true)]);
     assert_eq!(
         a[3],
         vec![
-            (OK, pa(0x40_0000, 0x3FFF_FFC0), 64, false),
-            (OK, pa(0x80_0000, 0), 64, true)
+            (status::OK, pa(0x40_0000, 0x3FFF_FFC0), 64, false),
+            (status::OK, pa(0x80_0000, 0), 64, true)
         ]
     );
 }
@@ -904,33 +910,33 @@ fn translation_works_for_an_mr_at_va_zero_and_at_the_top_of_the_va_space() {
         local_read(1, u64::MAX - 15, 17),
         // A remote write to the read-only last page: RNR (page fault).
         Req {
-            op: 0,
+            op: op::REMOTE_WRITE,
             ..local_read(1, u64::MAX - 15, 16)
         },
         // A local write to it: STALL.
         Req {
-            op: 3,
+            op: op::LOCAL_WRITE,
             ..local_read(1, u64::MAX - 15, 16)
         },
     ];
     let a = answers(&mut w, &reqs);
-    assert_eq!(a[0], vec![(OK, pa(0x111, 0), 16, true)]);
+    assert_eq!(a[0], vec![(status::OK, pa(0x111, 0), 16, true)]);
     assert_eq!(
         a[1],
         vec![
-            (OK, pa(0x111, 0xFF0), 16, false),
-            (OK, pa(0x222, 0), 16, true)
+            (status::OK, pa(0x111, 0xFF0), 16, false),
+            (status::OK, pa(0x222, 0), 16, true)
         ]
     );
-    assert_eq!(a[2], vec![(OK, pa(0x444, 0xFF0), 16, true)]);
+    assert_eq!(a[2], vec![(status::OK, pa(0x444, 0xFF0), 16, true)]);
     assert_eq!(
         a[3],
         vec![
-            (OK, pa(0x333, 0xFF0), 16, false),
-            (OK, pa(0x444, 0), 16, true)
+            (status::OK, pa(0x333, 0xFF0), 16, false),
+            (status::OK, pa(0x444, 0), 16, true)
         ]
     );
-    assert_eq!(a[4][0].0, ACCESS_ERR);
-    assert_eq!(a[5][0].0, RNR);
-    assert_eq!(a[6][0].0, STALL);
+    assert_eq!(a[4][0].0, status::ACCESS_ERR);
+    assert_eq!(a[5][0].0, status::RNR);
+    assert_eq!(a[6][0].0, status::STALL);
 }

@@ -28,9 +28,9 @@ use models::host_memory::{
     AxiMonitor, HostMemory, MasterOut, MemConfig, SlaveOut, RESP_DECERR, RESP_OKAY, RESP_SLVERR,
 };
 use models::page_table::{
-    out_of_reach, pte_address, walk_step, walk_trace, MrTables, Outcome, PageSize,
-    PageTableBuilder, Step, PTE_H, PTE_P, PTE_W,
+    out_of_reach, pte_address, walk_step, walk_trace, MrTables, Outcome, PageTableBuilder, Step,
 };
+use odp_mmu::spec::{pte, PageSize};
 use odp_mmu::translate::walker::Walker;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -893,8 +893,13 @@ fn walker_reports_not_present_at_each_level() {
     for level in 0..4u8 {
         let off = (level as u64 + 1) << 39 | (level as u64) << 30 | 0x5000;
         // Build the path, then write a PTE with P clear (other bits set).
-        b.tables
-            .set_pte(&mut b.mem, t, off, level, (frame(9) << 12) | PTE_W | PTE_H);
+        b.tables.set_pte(
+            &mut b.mem,
+            t,
+            off,
+            level,
+            (frame(9) << 12) | pte::W | pte::H,
+        );
         let c = walk_once(&mut b, 0, off);
         assert_eq!(c.outcome, Outcome::NotPresent);
         assert_eq!(
@@ -966,7 +971,7 @@ fn walker_ignores_h_at_level_0_and_faults_h_at_level_3() {
     let mut b = lockstep8(MemConfig::fixed(2));
     let t = b.new_mr(1, 4);
     b.tables
-        .set_pte(&mut b.mem, t, 0x3000, 0, (frame(3) << 12) | PTE_P | PTE_H);
+        .set_pte(&mut b.mem, t, 0x3000, 0, (frame(3) << 12) | pte::P | pte::H);
     let c = walk_once(&mut b, 1, 0x3000);
     assert_eq!(
         c.outcome,
@@ -982,7 +987,7 @@ fn walker_ignores_h_at_level_0_and_faults_h_at_level_3() {
         t,
         off,
         3,
-        (frame(0) << 12) | PTE_P | PTE_W | PTE_H,
+        (frame(0) << 12) | pte::P | pte::W | pte::H,
     );
     let c = walk_once(&mut b, 1, off);
     assert_eq!(c.outcome, Outcome::Fatal);
@@ -1335,10 +1340,10 @@ fn walker_presents_full_64_bit_pte_addresses() {
     b.mrs.insert(9, MrTables { root, levels_m1: 1 });
     let off = 0x1ff << 21 | 0x155 << 12;
     b.mem
-        .write64(pte_address(root, 1, off), (0x12_3456u64 << 12) | PTE_P);
+        .write64(pte_address(root, 1, off), (0x12_3456u64 << 12) | pte::P);
     b.mem.write64(
         pte_address(0x12_3456, 0, off),
-        (frame(5) << 12) | PTE_P | PTE_W,
+        (frame(5) << 12) | pte::P | pte::W,
     );
     let c = walk_once(&mut b, 9, off);
     assert_eq!(b.mem.ar_log[0].1.addr, 0xffff_ffff_ffff_eff8);
@@ -1387,7 +1392,7 @@ fn random_tables<D: Dut>(b: &mut Bench<D>, rng: &mut StdRng, mrs: u8) -> Vec<(u8
             if walk_trace(&b.mem, t.root, t.levels_m1, off)
                 .1
                 .iter()
-                .any(|&a| b.mem.read64(a) & PTE_H != 0)
+                .any(|&a| b.mem.read64(a) & pte::H != 0)
             {
                 continue;
             }
@@ -1397,11 +1402,11 @@ fn random_tables<D: Dut>(b: &mut Bench<D>, rng: &mut StdRng, mrs: u8) -> Vec<(u8
                     // P clear at a random level on the path.
                     let level = rng.gen_range(0..=t.levels_m1);
                     b.tables
-                        .set_pte(&mut b.mem, t, off, level, rng.gen::<u64>() & !PTE_P);
+                        .set_pte(&mut b.mem, t, off, level, rng.gen::<u64>() & !pte::P);
                 }
                 1 if levels == 4 => {
                     b.tables
-                        .set_pte(&mut b.mem, t, off, 3, (frame(0) << 12) | PTE_P | PTE_H);
+                        .set_pte(&mut b.mem, t, off, 3, (frame(0) << 12) | pte::P | pte::H);
                 }
                 2 => {
                     b.tables.map(&mut b.mem, t, off, size, f, rng.gen());
@@ -1413,7 +1418,7 @@ fn random_tables<D: Dut>(b: &mut Bench<D>, rng: &mut StdRng, mrs: u8) -> Vec<(u8
                 3 => {
                     // Level-0 leaf with H set and random ignored bits.
                     let pte =
-                        (f << 12) | PTE_P | PTE_H | (rng.gen::<u64>() & 0xfff0_0000_0000_0f7c);
+                        (f << 12) | pte::P | pte::H | (rng.gen::<u64>() & 0xfff0_0000_0000_0f7c);
                     b.tables.set_pte(&mut b.mem, t, off, 0, pte);
                 }
                 _ => {
@@ -1767,9 +1772,9 @@ fn reference_walk_follows_hand_written_tables() {
     let mut mem = HostMemory::new(MemConfig::fixed(1));
     // levels 2: root frame 0x100 -> table frame 0x200 -> 4K frame 0x300;
     // and a 2M leaf in the root's entry 1.
-    mem.write64(0x10_0000, (0x200 << 12) | PTE_P | PTE_W);
-    mem.write64(0x20_0000 + 8 * 5, (0x300 << 12) | PTE_P);
-    mem.write64(0x10_0008, (0x400 << 12) | PTE_P | PTE_W | PTE_H);
+    mem.write64(0x10_0000, (0x200 << 12) | pte::P | pte::W);
+    mem.write64(0x20_0000 + 8 * 5, (0x300 << 12) | pte::P);
+    mem.write64(0x10_0008, (0x400 << 12) | pte::P | pte::W | pte::H);
     assert_eq!(
         walk_trace(&mem, 0x100, 1, 0x5abc),
         (

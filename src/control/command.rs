@@ -2,13 +2,12 @@
 
 use rust_hdl::prelude::*;
 
-/// Op code: write every field of one MR.
-pub const OP_MR_WRITE: u64 = 0x01;
-/// Op code: set the state of one MR (invalid, valid, suspended), no drain.
-pub const OP_MR_SET_STATE: u64 = 0x02;
-/// Op codes of commands whose blocks are not built yet: MR_SUSPEND,
-/// MR_RESUME, INVALIDATE, PREFETCH, RESUME_FAULT, QP_RESET, QP_RNR_TIMER.
-pub const OPS_PLANNED: std::ops::RangeInclusive<u64> = 0x03..=0x09;
+use crate::control::regmap::op;
+
+/// Op codes (the register map's [`op`]) of commands whose blocks are not
+/// built yet: MR_SUSPEND, MR_RESUME, INVALIDATE, PREFETCH, RESUME_FAULT,
+/// QP_RESET, QP_RNR_TIMER.
+pub const OPS_PLANNED: std::ops::RangeInclusive<u8> = op::MR_SUSPEND..=op::QP_RNR_TIMER;
 
 /// Result: the command was carried out.
 pub const RES_OK: u64 = 0;
@@ -248,30 +247,32 @@ impl<const MR_BITS: usize> Logic for CommandUnit<MR_BITS> {
             }
             CmdState::Check => {
                 // The first failing check names the result.
-                self.code.d.next = 0.into(); // RES_OK
+                self.code.d.next = 0.into(); // = RES_OK
                 if self.op.q.val() == 1 {
-                    // OP_MR_WRITE
+                    // = op::MR_WRITE
                     if (self.arg0.q.val() & self.index_high_mask.val()).any() {
-                        self.code.d.next = 3.into(); // RES_MR_RANGE
+                        self.code.d.next = 3.into(); // = RES_MR_RANGE
                     } else if self.arg1.q.val().get_bits::<2>(16) == 3 {
-                        self.code.d.next = 4.into(); // RES_BAD_FIELD
+                        // = mr_state::RESERVED
+                        self.code.d.next = 4.into(); // = RES_BAD_FIELD
                     } else if self.wraps.val() {
-                        self.code.d.next = 5.into(); // RES_RANGE_WRAPS
+                        self.code.d.next = 5.into(); // = RES_RANGE_WRAPS
                     } else if self.root_pa.q.val().get_bits::<12>(0).any() {
-                        self.code.d.next = 6.into(); // RES_ROOT_UNALIGNED
+                        self.code.d.next = 6.into(); // = RES_ROOT_UNALIGNED
                     }
                 } else if self.op.q.val() == 2 {
-                    // OP_MR_SET_STATE
+                    // = op::MR_SET_STATE
                     if (self.arg0.q.val() & self.index_high_mask.val()).any() {
-                        self.code.d.next = 3.into(); // RES_MR_RANGE
+                        self.code.d.next = 3.into(); // = RES_MR_RANGE
                     } else if self.arg1.q.val().get_bits::<2>(0) == 3 {
-                        self.code.d.next = 4.into(); // RES_BAD_FIELD
+                        // = mr_state::RESERVED
+                        self.code.d.next = 4.into(); // = RES_BAD_FIELD
                     }
                 } else if (self.op.q.val() >= 3) & (self.op.q.val() <= 9) {
-                    // OPS_PLANNED
-                    self.code.d.next = 2.into(); // RES_NOT_BUILT
+                    // = op::MR_SUSPEND, op::QP_RNR_TIMER (OPS_PLANNED)
+                    self.code.d.next = 2.into(); // = RES_NOT_BUILT
                 } else {
-                    self.code.d.next = 1.into(); // RES_UNKNOWN_OP
+                    self.code.d.next = 1.into(); // = RES_UNKNOWN_OP
                 }
                 self.state.d.next = CmdState::Issue;
             }
@@ -292,8 +293,8 @@ impl<const MR_BITS: usize> Logic for CommandUnit<MR_BITS> {
 
         // The MR table ports, from the held words.
         self.mr_wr_valid.next = (self.state.q.val() == CmdState::Issue)
-            & (self.code.q.val() == 0)
-            & (self.op.q.val() == 1);
+            & (self.code.q.val() == 0) // = RES_OK
+            & (self.op.q.val() == 1); // = op::MR_WRITE
         self.mr_wr_index.next = self.arg0.q.val().get_bits::<MR_BITS>(0);
         self.mr_wr_tag.next = self.arg1.q.val().get_bits::<8>(0);
         self.mr_wr_access.next = self.arg1.q.val().get_bits::<3>(8);
@@ -304,8 +305,8 @@ impl<const MR_BITS: usize> Logic for CommandUnit<MR_BITS> {
         self.mr_wr_length.next = self.length.q.val();
         self.mr_wr_root.next = self.root_pa.q.val().get_bits::<52>(12);
         self.mr_st_valid.next = (self.state.q.val() == CmdState::Issue)
-            & (self.code.q.val() == 0)
-            & (self.op.q.val() == 2);
+            & (self.code.q.val() == 0) // = RES_OK
+            & (self.op.q.val() == 2); // = op::MR_SET_STATE
         self.mr_st_index.next = self.arg0.q.val().get_bits::<MR_BITS>(0);
         self.mr_st_state.next = self.arg1.q.val().get_bits::<2>(0);
 

@@ -345,13 +345,6 @@ pub const MR_ARG1_ACCESS_LSB: u32 = 8;
 pub const MR_ARG1_LEVELS_M1_LSB: u32 = 12;
 pub const MR_ARG1_STATE_LSB: u32 = 16;
 
-/// MR states (`MR_WRITE` `CMD_ARG1.STATE`, `MR_SET_STATE` `CMD_ARG1`).
-pub mod mr_state {
-    pub const INVALID: u32 = 0;
-    pub const VALID: u32 = 1;
-    pub const SUSPENDED: u32 = 2;
-}
-
 /// Command op codes (`CMD_DOORBELL.OP`).
 pub mod op {
     pub const MR_WRITE: u8 = 0x01;
@@ -855,7 +848,7 @@ pub static REGS: &[Reg] = &{
         reg("STATUS", STATUS, Access::Ro, STATUS_FIELDS, "Core status.", Block::Built),
         reg("ERROR", ERROR, Access::Rw1c, ERROR_FIELDS, "Sticky error flags; write 1 to clear. A set and a clear of one bit in the same clock leave it set.", Block::Built),
         reg("ERROR_INFO", ERROR_INFO, Access::Ro, ERROR_INFO_FIELDS, "The last command the core refused.", Block::Built),
-        reg("RNR_TIMER", RNR_TIMER, Access::Rw, &[f("RNR_TIMER", 0, 5, 12, Hw::Out("rnr_timer"), "IBTA RNR timer code sent in RNR NAKs; 12 is 0.64 ms (0 would be 655.36 ms).")], "RNR timer code of RNR NAKs.", FAULT_PATH),
+        reg("RNR_TIMER", RNR_TIMER, Access::Rw, &[f("RNR_TIMER", 0, 5, crate::spec::rnr_timer::RESET_CODE as u32, Hw::Out("rnr_timer"), "IBTA RNR timer code sent in RNR NAKs; 12 is 0.64 ms (0 would be 655.36 ms).")], "RNR timer code of RNR NAKs.", FAULT_PATH),
         reg("PKEY", PKEY, Access::Rw, &[f("PKEY", 0, 16, 0xFFFF, Hw::Out("pkey"), "P_Key written into the BTH of every NAK.")], "P_Key of NAK headers.", Block::Built),
         reg("CLOCKS_PER_US", CLOCKS_PER_US, Access::Rw, &[f("CLOCKS_PER_US", 0, 16, 125, Hw::Out("clocks_per_us"), "Core clocks per microsecond (125 at 125 MHz).")], "Core clock rate, for timers.", Block::Built),
         word!("PREFETCH_CAP", PREFETCH_CAP, Access::Rw, 0x0040_0000, Hw::Out("prefetch_cap"), "Largest prefetch range hint in a fault event, bytes.", Block::Built),

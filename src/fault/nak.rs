@@ -4,6 +4,7 @@
 #![doc = include_str!("../../docs/nak.md")]
 
 use crate::common::reg_fifo::RegFifo;
+use crate::spec::aeth;
 use rust_hdl::prelude::*;
 
 /// Smallest legal `QP_BITS`.
@@ -57,7 +58,7 @@ pub struct NakGen<const QP_BITS: usize> {
     pub s_rsp_ready: Signal<Out, Bit>,
     /// Request tag.
     pub s_rsp_tag: Signal<In, Bits<8>>,
-    /// Status (`STATUS_*`).
+    /// Status ([`crate::spec::status`]).
     pub s_rsp_status: Signal<In, Bits<3>>,
     /// Physical address of the beat.
     pub s_rsp_pa: Signal<In, Bits<64>>,
@@ -67,7 +68,7 @@ pub struct NakGen<const QP_BITS: usize> {
     pub s_rsp_last: Signal<In, Bit>,
     /// Invalidation epoch of the response.
     pub s_rsp_epoch: Signal<In, Bits<8>>,
-    /// Op of the request (`OP_*`).
+    /// Op of the request ([`crate::spec::op`]).
     pub s_rsp_op: Signal<In, Bits<2>>,
     /// Local QP number of the request (24 bits; see "Out-of-range QPNs").
     pub s_rsp_qpn: Signal<In, Bits<24>>,
@@ -112,7 +113,7 @@ pub struct NakGen<const QP_BITS: usize> {
     pub s_qpcmd_valid: Signal<In, Bit>,
     /// QP command taken (from registers and `rst`).
     pub s_qpcmd_ready: Signal<Out, Bit>,
-    /// Kind (`QPCMD_*`).
+    /// Kind ([`crate::spec::qp_cmd`]).
     pub s_qpcmd_kind: Signal<In, Bits<2>>,
     /// QP number (24 bits); one at or beyond 2^`QP_BITS` is refused.
     pub s_qpcmd_qpn: Signal<In, Bits<24>>,
@@ -302,11 +303,11 @@ impl<const QP_BITS: usize> NakGen<QP_BITS> {
             cmd_refused: Default::default(),
             qpn_hi_mask: Constant::new(hi.into()),
             bth_opcode: Constant::new((0..8).fold(Bits::<128>::default(), |w, k| {
-                w.replace_bit(120 + k, (super::BTH_OPCODE_RC_ACK >> k) & 1 == 1)
+                w.replace_bit(120 + k, (aeth::BTH_OPCODE_RC_ACK >> k) & 1 == 1)
             })),
-            synd_rnr: Constant::new(super::SYND_RNR_NAK.into()),
-            synd_access: Constant::new(super::SYND_REMOTE_ACCESS_ERR.into()),
-            synd_operr: Constant::new(super::SYND_REMOTE_OP_ERR.into()),
+            synd_rnr: Constant::new(aeth::RNR_NAK.into()),
+            synd_access: Constant::new(aeth::REMOTE_ACCESS_ERR.into()),
+            synd_operr: Constant::new(aeth::REMOTE_OP_ERR.into()),
             take_rsp: Default::default(),
             take_cmd: Default::default(),
             slot_qpn: Default::default(),
@@ -621,21 +622,21 @@ impl<const QP_BITS: usize> Logic for NakGen<QP_BITS> {
         if self.v_s2.q.val() & self.cmd_s2.q.val() {
             // A QP command.
             if self.kind_s2.q.val() == 0 {
-                // QP_RESET
+                // = qp_cmd::RESET
                 self.n_psn.next = 0.into();
                 self.n_wait.next = 0.into();
                 self.n_err.next = 0.into();
                 self.n_tv.next = 0.into();
                 self.n_tc.next = 0.into();
             } else if self.kind_s2.q.val() == 1 {
-                // SET_ERROR
+                // = qp_cmd::SET_ERROR
                 self.n_err.next = 1.into();
             } else if self.kind_s2.q.val() == 2 {
-                // SET_TIMER
+                // = qp_cmd::SET_TIMER
                 self.n_tv.next = 1.into();
                 self.n_tc.next = self.ctimer_s2.q.val();
             } else {
-                // CLEAR_TIMER
+                // qp_cmd::CLEAR_TIMER
                 self.n_tv.next = 0.into();
                 self.n_tc.next = 0.into();
             }
@@ -643,36 +644,37 @@ impl<const QP_BITS: usize> Logic for NakGen<QP_BITS> {
             // The first (or only) beat of a response.
             self.emit.next = true;
             if !self.op_s2.q.val().get_bit(1) {
+                // Op bit 1 clear: op::REMOTE_WRITE or op::REMOTE_READ.
                 // A remote op: the responder rules.
                 if self.s_err.val() {
                     // Rule 1: QP in error.
                     self.conv.next = true;
-                    self.o_status.next = 5.into(); // STATUS_FATAL
+                    self.o_status.next = 5.into(); // = status::FATAL
                     self.nak.next = true;
                     self.c_err.next = true;
                 } else if self.s_wait.val() & (!self.psn_eq.val()) {
                     // Rule 2: not the PSN the QP waits for.
                     self.conv.next = true;
-                    self.o_status.next = 3.into(); // STATUS_DROP
+                    self.o_status.next = 3.into(); // = status::DROP
                     self.c_drop.next = true;
                 } else {
                     // Rule 3 (a retransmission of the waited-for PSN ends the
                     // wait first).
                     self.n_wait.next = 0.into();
                     if self.status_s2.q.val() == 1 {
-                        // STATUS_RNR: NAK, and wait for this PSN.
+                        // = status::RNR: NAK, and wait for this PSN.
                         self.nak.next = true;
                         self.synd.next = self.synd_rnr.val() | bit_cast::<8, 5>(self.code.val());
                         self.c_rnr.next = true;
                         self.n_wait.next = 1.into();
                         self.n_psn.next = self.psn_s2.q.val();
                     } else if self.status_s2.q.val() == 4 {
-                        // STATUS_ACCESS_ERR
+                        // = status::ACCESS_ERR
                         self.nak.next = true;
                         self.synd.next = self.synd_access.val();
                         self.c_err.next = true;
                     } else if self.status_s2.q.val() == 5 {
-                        // STATUS_FATAL
+                        // = status::FATAL
                         self.nak.next = true;
                         self.c_err.next = true;
                     }

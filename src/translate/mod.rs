@@ -11,6 +11,17 @@ use crate::translate::mr_table::MrTable;
 use crate::translate::tlb::Tlb;
 use crate::translate::walker::Walker;
 
+/// Slot state (`sl_state`): parked, its page still to be walked.
+pub const SLOT_NEED_WALK: u64 = 0;
+/// Slot state: its walk is in flight (`sl_walk` names it).
+pub const SLOT_WALKING: u64 = 1;
+/// Slot state: its walk filled the TLB; replays when it heads its QP.
+pub const SLOT_READY: u64 = 2;
+/// Slot state: answered without a lookup when it replays, with the status in
+/// `sl_forced` (RNR / STALL for a missing page or a W-clear leaf, FATAL for
+/// a failed walk). Bit 1 set (READY or FORCED): the slot may replay.
+pub const SLOT_FORCED: u64 = 3;
+
 /// A translation request, as carried through the pipeline and parked.
 #[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
 pub struct XReq {
@@ -1074,7 +1085,7 @@ impl<
                 self.sl_valid[i].q.val()
                     & (!self.sl_pred_valid[i].q.val())
                     & (!self.sl_in_flight[i].q.val())
-                    & (self.sl_state[i].q.val().get_bit(1)),
+                    & (self.sl_state[i].q.val().get_bit(1)), // SLOT_READY or SLOT_FORCED
             );
         }
         self.pe_neg.next = !self.pe_vec.val() + 1;
@@ -1130,7 +1141,7 @@ impl<
         self.c5_forced.d.next = 0.into();
         for i in 0..SLOTS {
             if self.s4_slot.q.val().index() == i {
-                self.c5_fv.d.next = self.sl_state[i].q.val() == 3;
+                self.c5_fv.d.next = self.sl_state[i].q.val() == 3; // = SLOT_FORCED
                 self.c5_forced.d.next = self.sl_forced[i].q.val();
             }
         }
@@ -1164,8 +1175,8 @@ impl<
         self.d_last.next =
             self.s5_valid.q.val() & ((!self.s5_cross.q.val()) | self.s5_half.q.val());
         self.d_req.next = self.s5_req.q.val();
-        self.d_write.next = (self.d_req.val().op == 0) | (self.d_req.val().op == 3);
-        self.d_remote.next = !self.d_req.val().op.get_bit(1);
+        self.d_write.next = (self.d_req.val().op == 0) | (self.d_req.val().op == 3); // = op::REMOTE_WRITE, op::LOCAL_WRITE
+        self.d_remote.next = !self.d_req.val().op.get_bit(1); // op::REMOTE_WRITE or op::REMOTE_READ
         self.d_qpn_bad.next = self.c5_qbad.q.val();
         // The first page's results: held for a crossing request, else current.
         self.d_a_status.next = self.m5_status.q.val();
@@ -1187,10 +1198,12 @@ impl<
         self.a_cov.next = self.c5_cov.q.val().get_bit(0);
         self.a_len0.next = self.c5_l0_4k.q.val();
         if self.tlb.res_size.val() == 1 {
+            // = page_size::SIZE_2M
             self.a_cov.next = self.c5_cov.q.val().get_bit(1);
             self.a_len0.next = self.c5_l0_2m.q.val();
         }
         if self.tlb.res_size.val() == 2 {
+            // = page_size::SIZE_1G
             self.a_cov.next = self.c5_cov.q.val().get_bit(2);
             self.a_len0.next = self.c5_l0_1g.q.val();
         }
@@ -1215,16 +1228,20 @@ impl<
         // Page masks: 4 KiB, 2 MiB, 1 GiB.
         self.d_mask_a.next = 0xFFF_u64.into();
         if self.d_a_size.val() == 1 {
+            // = page_size::SIZE_2M
             self.d_mask_a.next = 0x1F_FFFF_u64.into();
         }
         if self.d_a_size.val() == 2 {
+            // = page_size::SIZE_1G
             self.d_mask_a.next = 0x3FFF_FFFF_u64.into();
         }
         self.d_mask_b.next = 0xFFF_u64.into();
         if self.tlb.res_size.val() == 1 {
+            // = page_size::SIZE_2M
             self.d_mask_b.next = 0x1F_FFFF_u64.into();
         }
         if self.tlb.res_size.val() == 2 {
+            // = page_size::SIZE_1G
             self.d_mask_b.next = 0x3FFF_FFFF_u64.into();
         }
         self.d_in_a.next = self.d_a_off.val() & self.d_mask_a.val();
@@ -1251,12 +1268,12 @@ impl<
         self.d_forced_valid.next = self.c5_fv.q.val();
         self.d_forced.next = self.c5_forced.q.val();
         // RNR for a remote op, STALL for a local one.
-        self.d_fault.next = 2.into();
+        self.d_fault.next = 2.into(); // = status::STALL
         if self.d_remote.val() {
-            self.d_fault.next = 1.into();
+            self.d_fault.next = 1.into(); // = status::RNR
         }
         self.d_rsp.next.tag = self.d_req.val().tag;
-        self.d_rsp.next.status = 0.into();
+        self.d_rsp.next.status = 0.into(); // = status::OK
         self.d_rsp.next.pa0 = 0.into();
         self.d_rsp.next.len0 = 0.into();
         self.d_rsp.next.pa1 = 0.into();
@@ -1274,12 +1291,14 @@ impl<
                 // the chain) walks only if it still misses.
                 self.d_park.next = true;
             } else if (self.d_a_status.val() == 4) | self.d_qpn_bad.val() {
+                // = status::ACCESS_ERR
                 self.d_respond.next = true;
-                self.d_rsp.next.status = 4.into();
+                self.d_rsp.next.status = 4.into(); // = status::ACCESS_ERR
             } else if self.s5_replay.q.val() & self.d_forced_valid.val() {
                 self.d_respond.next = true;
                 self.d_rsp.next.status = self.d_forced.val();
             } else if self.d_a_status.val() == 1 {
+                // = mr_table::STATUS_SUSPENDED
                 self.d_respond.next = true;
                 self.d_rsp.next.status = self.d_fault.val();
             } else if !self.d_a_ok.val() {
@@ -1391,9 +1410,9 @@ impl<
         for i in 0..SLOTS {
             if self.d_slot.val().index() == i {
                 if self.d_park.val() {
-                    self.sl_state[i].d.next = 2.into();
+                    self.sl_state[i].d.next = 2.into(); // = SLOT_READY
                     if self.d_need_walk.val() {
-                        self.sl_state[i].d.next = 0.into();
+                        self.sl_state[i].d.next = 0.into(); // = SLOT_NEED_WALK
                     }
                     self.sl_in_flight[i].d.next = false;
                 }
@@ -1438,7 +1457,7 @@ impl<
         for i in 0..SLOTS {
             self.pe_vec.next = self.pe_vec.val().replace_bit(
                 i,
-                self.sl_valid[i].q.val() & (self.sl_state[i].q.val() == 0),
+                self.sl_valid[i].q.val() & (self.sl_state[i].q.val() == 0), // = SLOT_NEED_WALK
             );
         }
         self.pe_neg.next = !self.pe_vec.val() + 1;
@@ -1496,7 +1515,7 @@ impl<
             self.wi_have2.d.next = false;
             for i in 0..SLOTS {
                 if self.wi_slot.q.val().index() == i {
-                    self.sl_state[i].d.next = 1.into();
+                    self.sl_state[i].d.next = 1.into(); // = SLOT_WALKING
                     self.sl_walk[i].d.next = self.wf_id.q.val();
                 }
             }
@@ -1509,7 +1528,7 @@ impl<
 
         // ---- walk completion: fill the TLB, wake the requests waiting ----
         self.w_fill.next =
-            self.dr_valid.q.val() & (self.dr_status.q.val() == 0) & (!self.dr_stale.q.val());
+            self.dr_valid.q.val() & (self.dr_status.q.val() == 0) & (!self.dr_stale.q.val()); // = walker::STATUS_OK
         self.dr_take.next =
             self.dr_valid.q.val() & ((!self.w_fill.val()) | self.tlb.fill_ready.val());
         self.walker.done_ready.next = (!self.dr_valid.q.val()) | self.dr_take.val();
@@ -1546,29 +1565,32 @@ impl<
         for i in 0..SLOTS {
             if self.w_done.val()
                 & self.sl_valid[i].q.val()
-                & (self.sl_state[i].q.val() == 1)
+                & (self.sl_state[i].q.val() == 1) // = SLOT_WALKING
                 & (self.sl_walk[i].q.val() == self.dr_id.q.val())
             {
                 if self.dr_stale.q.val() {
-                    self.sl_state[i].d.next = 0.into();
+                    self.sl_state[i].d.next = 0.into(); // = SLOT_NEED_WALK
                 } else if self.dr_status.q.val() == 0 {
-                    self.sl_state[i].d.next = 2.into();
+                    // = walker::STATUS_OK
+                    self.sl_state[i].d.next = 2.into(); // = SLOT_READY
                     if self.sl_write[i].q.val() & (!self.dr_w.q.val()) {
-                        self.sl_state[i].d.next = 3.into();
-                        self.sl_forced[i].d.next = 2.into();
+                        self.sl_state[i].d.next = 3.into(); // = SLOT_FORCED
+                        self.sl_forced[i].d.next = 2.into(); // = status::STALL
                         if self.sl_remote[i].q.val() {
-                            self.sl_forced[i].d.next = 1.into();
+                            self.sl_forced[i].d.next = 1.into(); // = status::RNR
                         }
                     }
                 } else if self.dr_status.q.val() == 1 {
-                    self.sl_state[i].d.next = 3.into();
-                    self.sl_forced[i].d.next = 2.into();
+                    // = walker::STATUS_NOT_PRESENT
+                    self.sl_state[i].d.next = 3.into(); // = SLOT_FORCED
+                    self.sl_forced[i].d.next = 2.into(); // = status::STALL
                     if self.sl_remote[i].q.val() {
-                        self.sl_forced[i].d.next = 1.into();
+                        self.sl_forced[i].d.next = 1.into(); // = status::RNR
                     }
                 } else {
-                    self.sl_state[i].d.next = 3.into();
-                    self.sl_forced[i].d.next = 5.into();
+                    // walker::STATUS_FATAL
+                    self.sl_state[i].d.next = 3.into(); // = SLOT_FORCED
+                    self.sl_forced[i].d.next = 5.into(); // = status::FATAL
                 }
             }
         }

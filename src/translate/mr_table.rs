@@ -2,39 +2,12 @@
 
 use rust_hdl::prelude::*;
 
-/// Response code: every check passes and the MR is VALID (SPEC `OK`).
-pub const STATUS_OK: u64 = 0;
-/// Response code: every check passes but the MR is SUSPENDED. The translation
-/// pipeline turns it into RNR (remote op) or STALL (local op).
+/// Verdict on `res_status` besides the SPEC's [`status::OK`](crate::spec::status::OK) and
+/// [`status::ACCESS_ERR`](crate::spec::status::ACCESS_ERR): every check passes but the MR is SUSPENDED. The
+/// translation pipeline turns it into RNR (remote op) or STALL (local op).
+/// The code is the MR state's bit 1 ([`mr_state::SUSPENDED`](crate::spec::mr_state::SUSPENDED) = 2), which is
+/// how stage 2 computes the verdict.
 pub const STATUS_SUSPENDED: u64 = 1;
-/// Response code: bad key, PD, bounds, length, access right or invalid MR
-/// (SPEC `ACCESS_ERR`).
-pub const STATUS_ACCESS_ERR: u64 = 4;
-
-/// MR state `INVALID`: every lookup gets ACCESS_ERR.
-pub const STATE_INVALID: u64 = 0;
-/// MR state `VALID`.
-pub const STATE_VALID: u64 = 1;
-/// MR state `SUSPENDED`: lookups that pass every check get SUSPENDED.
-pub const STATE_SUSPENDED: u64 = 2;
-/// State code 3 is reserved and behaves as INVALID.
-pub const STATE_RESERVED: u64 = 3;
-
-/// `access` bit 0 (ibverbs `IBV_ACCESS_LOCAL_WRITE`).
-pub const ACCESS_LOCAL_WRITE: u64 = 1;
-/// `access` bit 1 (ibverbs `IBV_ACCESS_REMOTE_WRITE`).
-pub const ACCESS_REMOTE_WRITE: u64 = 2;
-/// `access` bit 2 (ibverbs `IBV_ACCESS_REMOTE_READ`).
-pub const ACCESS_REMOTE_READ: u64 = 4;
-
-/// `lk_op` code of an RDMA WRITE landing here (needs REMOTE_WRITE).
-pub const OP_REMOTE_WRITE: u64 = 0;
-/// `lk_op` code of an RDMA READ served from here (needs REMOTE_READ).
-pub const OP_REMOTE_READ: u64 = 1;
-/// `lk_op` code of a local DMA read (always allowed on a live MR).
-pub const OP_LOCAL_READ: u64 = 2;
-/// `lk_op` code of a local DMA write (needs LOCAL_WRITE).
-pub const OP_LOCAL_WRITE: u64 = 3;
 
 /// Largest request the table accepts, in bytes (SPEC: `len` is 1..4096).
 pub const MAX_LEN_BYTES: u64 = 4096;
@@ -115,7 +88,8 @@ pub type DefaultMrTable = MrTable<8>;
 ///
 /// # Invariants
 ///
-/// - `res_status` is one of 0 (OK), 1 (SUSPENDED), 4 (ACCESS_ERR).
+/// - `res_status` is one of [`status::OK`](crate::spec::status::OK), [`STATUS_SUSPENDED`],
+///   [`status::ACCESS_ERR`](crate::spec::status::ACCESS_ERR).
 /// - OK or SUSPENDED only when the key index is in range, the key tag and PD
 ///   match, `1 <= len <= 4096`, `base_va <= va`,
 ///   `va + len <= min(base_va + length, 2^64)` (65-bit), the op's access
@@ -506,12 +480,15 @@ impl<const IDX_BITS: usize> Logic for MrTable<IDX_BITS> {
         self.hi_ok.next = self.va_end_s1.q.val() <= self.m_end_s1.q.val();
         self.acc_ok.next = true;
         if self.op_s1.q.val() == 0 {
+            // = op::REMOTE_WRITE
             self.acc_ok.next = self.m_chk_s1.q.val().get_bit(25);
         }
         if self.op_s1.q.val() == 1 {
+            // = op::REMOTE_READ
             self.acc_ok.next = self.m_chk_s1.q.val().get_bit(26);
         }
         if self.op_s1.q.val() == 3 {
+            // = op::LOCAL_WRITE
             self.acc_ok.next = self.m_chk_s1.q.val().get_bit(24);
         }
         // State 1 (VALID) or 2 (SUSPENDED): exactly one of the two bits set.
@@ -527,7 +504,7 @@ impl<const IDX_BITS: usize> Logic for MrTable<IDX_BITS> {
         self.all_ok.next = self.pre_ok.val() & self.lo_ok.val() & self.hi_ok.val();
 
         self.valid_s2.d.next = self.valid_s1.q.val() & !self.rst.val();
-        self.status_s2.d.next = 4.into();
+        self.status_s2.d.next = 4.into(); // = status::ACCESS_ERR
         if self.all_ok.val() {
             self.status_s2.d.next = bit_cast::<3, 1>(self.m_state_s1.q.val().get_bits::<1>(1));
         }

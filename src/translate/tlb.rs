@@ -10,13 +10,8 @@ pub const INV_ALL: u64 = 0;
 pub const INV_BY_MR: u64 = 1;
 /// `inv_kind`: remove the entries of MR `inv_mr` whose page overlaps the range.
 pub const INV_BY_MR_RANGE: u64 = 2;
-
-/// `fill_size` / `res_size`: 4 KiB page.
-pub const SIZE_4K: u64 = 0;
-/// `fill_size` / `res_size`: 2 MiB page.
-pub const SIZE_2M: u64 = 1;
-/// `fill_size` / `res_size`: 1 GiB page.
-pub const SIZE_1G: u64 = 2;
+/// `inv_kind` 3 is reserved: accepted, removes nothing.
+pub const INV_RESERVED: u64 = 3;
 
 /// Ways per set of the 4 KiB array (fixed).
 pub const WAYS: usize = 4;
@@ -161,7 +156,7 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     pub res_hit: Signal<Out, Bit>,
     /// Frame of the page, `PA[63:12]` (a huge page's frame base).
     pub res_ppn: Signal<Out, Bits<52>>,
-    /// Page size of the hit: 0 4 KiB, 1 2 MiB, 2 1 GiB.
+    /// Page size code of the hit ([`crate::spec::page_size`]).
     pub res_size: Signal<Out, Bits<2>>,
     /// The leaf PTE's W bit.
     pub res_writable: Signal<Out, Bit>,
@@ -180,7 +175,8 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     pub fill_off: Signal<In, Bits<64>>,
     /// Frame of the page, `PA[63:12]`.
     pub fill_ppn: Signal<In, Bits<52>>,
-    /// 0 4 KiB, 1 2 MiB, 2 1 GiB; 3 is reserved: accepted and discarded.
+    /// Page size code ([`crate::spec::page_size`]); 3 is reserved: accepted
+    /// and discarded.
     pub fill_size: Signal<In, Bits<2>>,
     /// The leaf PTE's W bit.
     pub fill_writable: Signal<In, Bit>,
@@ -189,7 +185,8 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     pub inv_valid: Signal<In, Bit>,
     /// The invalidation is taken at this clock's edge when `inv_valid` is high.
     pub inv_ready: Signal<Out, Bit>,
-    /// 0 ALL, 1 BY_MR, 2 BY_MR_RANGE; 3 is reserved: removes nothing.
+    /// [`INV_ALL`], [`INV_BY_MR`], [`INV_BY_MR_RANGE`]; [`INV_RESERVED`] removes
+    /// nothing.
     pub inv_kind: Signal<In, Bits<2>>,
     /// MR of a BY_MR / BY_MR_RANGE invalidation.
     pub inv_mr: Signal<In, Bits<MR_BITS>>,
@@ -1082,7 +1079,7 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.hent0.next = self.h_entry[e].q.val();
             self.hdup0.next = self.hdup0.val().replace_bit(
                 e,
-                (self.hent0.val().get_bit(121) == (self.fq_size.q.val() == 2))
+                (self.hent0.val().get_bit(121) == (self.fq_size.q.val() == 2)) // = page_size::SIZE_1G
                     && (self.hent0.val().get_bits::<16>(53)
                         == bit_cast::<16, MR_BITS>(self.fq_mr.q.val()))
                     && (self.hent0.val().get_bits::<34>(87)
@@ -1136,10 +1133,11 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.in_rng.next = !self.inv_oempty.q.val()
                 && (self.k43.val() >= self.lo43.val())
                 && (self.k43.val() <= self.hi43.val());
-            if (self.inv_kind_r.q.val() == 0)
+            if (self.inv_kind_r.q.val() == 0) // = INV_ALL
                 || (self.mr_eq.val()
-                    && ((self.inv_kind_r.q.val() == 1)
+                    && ((self.inv_kind_r.q.val() == 1) // = INV_BY_MR
                         || ((self.inv_kind_r.q.val() == 2) && self.in_rng.val())))
+            // = INV_BY_MR_RANGE
             {
                 self.clrh.next = self.clrh.val().replace_bit(e, true);
             }
@@ -1159,10 +1157,10 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         self.in_rng.next = !self.inv_oempty.q.val()
             && (self.k43.val() >= self.lo43.val())
             && (self.k43.val() <= self.hi43.val());
-        self.clre.next = (self.inv_kind_r.q.val() == 0)
+        self.clre.next = (self.inv_kind_r.q.val() == 0) // = INV_ALL
             || (self.mr_eq.val()
-                && ((self.inv_kind_r.q.val() == 1)
-                    || ((self.inv_kind_r.q.val() == 2) && self.in_rng.val())));
+                && ((self.inv_kind_r.q.val() == 1) // = INV_BY_MR
+                    || ((self.inv_kind_r.q.val() == 2) && self.in_rng.val()))); // = INV_BY_MR_RANGE
         self.clre_r.d.next = self.clre.val();
 
         // Invalidation acceptance: precompute the bounds in page units.
@@ -1210,6 +1208,7 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.sweep_set.d.next = 0.into();
             self.sweep_left.d.next = self.sets_m1_16.val();
             if self.inv_kind.val() == 2 {
+                // = INV_BY_MR_RANGE
                 if self.inv_va_lo.val() >= self.inv_va_hi.val() {
                     self.sweep_left.d.next = 0.into();
                 } else if self.span_small.val() {
@@ -1218,6 +1217,7 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
                 }
             }
             if self.inv_kind.val() == 3 {
+                // = INV_RESERVED
                 self.sweep_left.d.next = 0.into();
             }
         }
@@ -1319,9 +1319,9 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
 
         // The fill's own fields (stage R: the holding register is still
         // full), for its word and its coverage check.
-        self.fill_4k.next = self.fq_size.q.val() == 0;
-        self.fill_huge.next = (self.fq_size.q.val() == 1) || (self.fq_size.q.val() == 2);
-        self.fill_gig.next = self.fq_size.q.val() == 2;
+        self.fill_4k.next = self.fq_size.q.val() == 0; // = page_size::SIZE_4K
+        self.fill_huge.next = (self.fq_size.q.val() == 1) || (self.fq_size.q.val() == 2); // = page_size::SIZE_2M, page_size::SIZE_1G
+        self.fill_gig.next = self.fq_size.q.val() == 2; // = page_size::SIZE_1G
         self.fill_key.next = self.fq_opn.q.val() & self.key_mask_2m.val();
         if self.fill_gig.val() {
             self.fill_key.next = self.fq_opn.q.val() & self.key_mask_1g.val();
@@ -1411,10 +1411,11 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             // not needed here.
             self.in_rng.next = !self.s1i_inv_empty.q.val() && self.in_rng.val();
             if !self.wa4.val().get_bit(w)
-                && ((self.s1i_inv_kind.q.val() == 0)
+                && ((self.s1i_inv_kind.q.val() == 0) // = INV_ALL
                     || (self.mr_eq.val()
-                        && ((self.s1i_inv_kind.q.val() == 1)
+                        && ((self.s1i_inv_kind.q.val() == 1) // = INV_BY_MR
                             || ((self.s1i_inv_kind.q.val() == 2) && self.in_rng.val()))))
+            // = INV_BY_MR_RANGE
             {
                 self.clr4.next = self.clr4.val().replace_bit(w, true);
             }
@@ -1543,10 +1544,10 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             }
         }
         self.fill_cov.next = (self.state.q.val() == TlbState::Inv)
-            && ((self.inv_kind_r.q.val() == 0)
+            && ((self.inv_kind_r.q.val() == 0) // = INV_ALL
                 || ((self.fq_mr.q.val() == self.inv_mr_r.q.val())
-                    && ((self.inv_kind_r.q.val() == 1)
-                        || ((self.inv_kind_r.q.val() == 2) && self.in_rng.val()))));
+                    && ((self.inv_kind_r.q.val() == 1) // = INV_BY_MR
+                        || ((self.inv_kind_r.q.val() == 2) && self.in_rng.val())))); // = INV_BY_MR_RANGE
         self.f1_cov.d.next = self.fill_cov.val();
         self.f1_4k.d.next = self.fill_4k.val();
         self.f1_huge.d.next = self.fill_huge.val();

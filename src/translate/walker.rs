@@ -28,13 +28,6 @@ pub const STATUS_NOT_PRESENT: u64 = 1;
 /// the reserved H bit, or `off` lies beyond what the tree reaches.
 pub const STATUS_FATAL: u64 = 2;
 
-/// Leaf size code on `done_size`: 4 KiB.
-pub const SIZE_4K: u64 = 0;
-/// Leaf size code on `done_size`: 2 MiB (an H leaf at level 1).
-pub const SIZE_2M: u64 = 1;
-/// Leaf size code on `done_size`: 1 GiB (an H leaf at level 2).
-pub const SIZE_1G: u64 = 2;
-
 /// Page-table walker with `SLOTS` concurrent walks (1..=8; the product's
 /// default is 8).
 ///
@@ -568,8 +561,8 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
         self.r_descend.next = self.r_any.val()
             & !self.r_orphan.val()
             & !self.m_axi_rresp.val().get_bit(1)
-            & self.m_axi_rdata.val().get_bit(0)
-            & !self.m_axi_rdata.val().get_bit(7)
+            & self.m_axi_rdata.val().get_bit(0) // pte::P
+            & !self.m_axi_rdata.val().get_bit(7) // pte::H
             & (self.r_level.val() != 0);
 
         // The beat ends its (live) walk: a leaf, a fault or an error.
@@ -745,7 +738,7 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
                     self.orphan[i].d.next = false;
                     self.writable[i].d.next = false;
                     self.pte_index[i].d.next = self.req_index.val();
-                    self.status[i].d.next = 0.into(); // OK
+                    self.status[i].d.next = 0.into(); // = STATUS_OK
                     self.level[i].d.next = self.req_levels_m1.val();
                     self.frame[i].d.next = self.req_root.val();
                     self.unreachable[i].d.next = self.req_out_of_reach.val();
@@ -764,7 +757,7 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
                             self.state[i].d.next = SlotState::Issue;
                             if self.unreachable[i].q.val() {
                                 self.state[i].d.next = SlotState::Done;
-                                self.status[i].d.next = 2.into(); // FATAL
+                                self.status[i].d.next = 2.into(); // = STATUS_FATAL
                                 self.level[i].d.next = 0.into();
                                 self.frame[i].d.next = 0.into();
                             }
@@ -796,13 +789,13 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
                             } else if self.m_axi_rresp.val().get_bit(1) {
                                 // SLVERR / DECERR.
                                 self.state[i].d.next = SlotState::Done;
-                                self.status[i].d.next = 2.into(); // FATAL
+                                self.status[i].d.next = 2.into(); // = STATUS_FATAL
                                 self.frame[i].d.next = 0.into();
                                 self.level[i].d.next = 0.into();
                             } else if !self.m_axi_rdata.val().get_bit(0) {
-                                // P clear at any level: page fault.
+                                // P (pte::P) clear at any level: page fault.
                                 self.state[i].d.next = SlotState::Done;
-                                self.status[i].d.next = 1.into(); // NOT_PRESENT
+                                self.status[i].d.next = 1.into(); // = STATUS_NOT_PRESENT
                                 self.frame[i].d.next = 0.into();
                                 self.level[i].d.next = 0.into();
                             } else if (self.level[i].q.val() == 0)
@@ -811,15 +804,16 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
                             {
                                 // A leaf: 4 KiB at level 0 (H ignored), 2 MiB
                                 // at level 1, 1 GiB at level 2; the leaf's
-                                // level is its size code.
+                                // level is its size code (spec::page_size).
                                 self.state[i].d.next = SlotState::Done;
-                                self.status[i].d.next = 0.into(); // OK
+                                self.status[i].d.next = 0.into(); // = STATUS_OK
                                 self.level[i].d.next = self.level[i].q.val();
                                 self.writable[i].d.next = self.m_axi_rdata.val().get_bit(1);
+                            // pte::W
                             } else if self.m_axi_rdata.val().get_bit(7) {
-                                // H at level 3: reserved.
+                                // H (pte::H) at level 3: reserved.
                                 self.state[i].d.next = SlotState::Done;
-                                self.status[i].d.next = 2.into(); // FATAL
+                                self.status[i].d.next = 2.into(); // = STATUS_FATAL
                                 self.frame[i].d.next = 0.into();
                                 self.level[i].d.next = 0.into();
                             }

@@ -46,9 +46,11 @@ use serde::Serialize;
 use crate::driver::{Driver, Mr, MrSpec};
 use crate::harness::top::{Beat, Inputs, VerilatedTop, XReq};
 use crate::models::host_memory::{HostMemory, MemConfig};
-use crate::models::mr_check::{MrEntry, STATE_VALID};
-use crate::models::page_table::{PageSize, PageTableBuilder};
+use crate::models::mr_check::MrEntry;
+use crate::models::page_table::PageTableBuilder;
 use crate::models::translate_ref::Req;
+use odp_mmu::spec::PageSize;
+use odp_mmu::spec::{mr_state::byte as mr_state, op::byte as op};
 use odp_mmu::translate::walker::Walker;
 use odp_mmu::translate::Translator;
 
@@ -514,13 +516,13 @@ fn mapped_mr(
         access: 7,
         root: t.root,
         levels_m1: t.levels_m1,
-        state: STATE_VALID,
+        state: mr_state::VALID,
     }
 }
 
 fn read_req(qpn: u32, mr: u32, va: u64, len: u16) -> Req {
     Req {
-        op: 2,
+        op: op::LOCAL_READ,
         qpn,
         pd: 1,
         key: (mr << 8) | 0x5a,

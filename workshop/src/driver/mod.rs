@@ -19,8 +19,9 @@
 //! register map. `docs/driver.md` is the driver author's guide.
 
 use crate::models::mr_check::MrEntry;
-use crate::models::page_table::{MrTables, PageSize, PageTableBuilder, WordMemory};
+use crate::models::page_table::{MrTables, PageTableBuilder, WordMemory};
 use odp_mmu::control::regmap::{self, op};
+use odp_mmu::spec::{mr_state, PageSize};
 
 /// The machine the driver runs on: the core's registers and host memory.
 pub trait Bus: WordMemory {
@@ -295,7 +296,7 @@ impl<B: Bus> Driver<B> {
             index,
             spec,
             tables,
-            state: regmap::mr_state::VALID as u8,
+            state: mr_state::byte::VALID,
         };
         self.write_mr(index, &mr.entry())?;
         Ok(mr)
@@ -321,7 +322,7 @@ impl<B: Bus> Driver<B> {
             .set_pte(&mut self.bus, mr.tables, off, size.level(), 0);
     }
 
-    /// Changes the state of `mr` only (MR_SET_STATE): `regmap::mr_state`.
+    /// Changes the state of `mr` only (MR_SET_STATE): `odp_mmu::spec::mr_state`.
     pub fn set_mr_state(&mut self, mr: &mut Mr, state: u8) -> Result<()> {
         self.command(op::MR_SET_STATE, &[mr.index, state as u32])?;
         mr.state = state;

@@ -2,11 +2,13 @@
 //! Rust, from the register-map fields (`docs/commands.md`).
 
 use odp_mmu::control::command::*;
+use odp_mmu::control::regmap::op;
+use odp_mmu::spec::mr_state;
 
 /// A command as the CSR block hands it over: op code, tag, argument words.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Command {
-    /// Op code (`OP_*`).
+    /// Op code (`regmap::op`).
     pub op: u8,
     /// Driver's tag.
     pub tag: u8,
@@ -38,14 +40,13 @@ fn word64(lo: u32, hi: u32) -> u64 {
 pub fn execute(c: &Command, mr_bits: u32) -> (u8, Option<Effect>) {
     let a = &c.args;
     let index_ok = (a[0] as u64) < 1 << mr_bits;
-    let op = c.op as u64;
-    let code = if op == OP_MR_WRITE {
+    let code = if c.op == op::MR_WRITE {
         let base_va = word64(a[3], a[4]);
         let length = word64(a[5], a[6]);
         let root_pa = word64(a[7], a[8]);
         if !index_ok {
             RES_MR_RANGE
-        } else if (a[1] >> 16) & 3 == 3 {
+        } else if u64::from((a[1] >> 16) & 3) == mr_state::RESERVED {
             RES_BAD_FIELD
         } else if base_va as u128 + length as u128 > 1 << 64 {
             RES_RANGE_WRAPS
@@ -65,10 +66,10 @@ pub fn execute(c: &Command, mr_bits: u32) -> (u8, Option<Effect>) {
             };
             return (RES_OK as u8, Some(e));
         }
-    } else if op == OP_MR_SET_STATE {
+    } else if c.op == op::MR_SET_STATE {
         if !index_ok {
             RES_MR_RANGE
-        } else if a[1] & 3 == 3 {
+        } else if u64::from(a[1] & 3) == mr_state::RESERVED {
             RES_BAD_FIELD
         } else {
             let e = Effect {
@@ -78,7 +79,7 @@ pub fn execute(c: &Command, mr_bits: u32) -> (u8, Option<Effect>) {
             };
             return (RES_OK as u8, Some(e));
         }
-    } else if OPS_PLANNED.contains(&op) {
+    } else if OPS_PLANNED.contains(&c.op) {
         RES_NOT_BUILT
     } else {
         RES_UNKNOWN_OP

@@ -25,8 +25,8 @@
 use std::collections::{BTreeMap, VecDeque};
 
 use crate::models::host_memory::HostMemory;
-use crate::models::mr_check::{OP_LOCAL_READ, OP_LOCAL_WRITE, OP_REMOTE_READ, OP_REMOTE_WRITE};
-use crate::models::page_table::PageSize;
+use odp_mmu::spec::op::byte as op;
+use odp_mmu::spec::PageSize;
 use rand::rngs::StdRng;
 use rand::Rng;
 
@@ -98,7 +98,7 @@ pub fn data_byte(seed: u64, k: u64) -> u8 {
 
 /// Whether the DMA of `op` writes host memory.
 pub fn writes_memory(op: u8) -> bool {
-    op == OP_REMOTE_WRITE || op == OP_LOCAL_WRITE
+    op == op::REMOTE_WRITE || op == op::LOCAL_WRITE
 }
 
 /// What the requester waits for after a non-OK answer.
@@ -200,10 +200,10 @@ impl Requester {
         };
         let start = self.buf_va + rng.gen_range(0..=self.buf_len - len);
         let op = match (self.remote, rng.gen::<bool>()) {
-            (true, true) => OP_REMOTE_WRITE,
-            (true, false) => OP_REMOTE_READ,
-            (false, true) => OP_LOCAL_WRITE,
-            (false, false) => OP_LOCAL_READ,
+            (true, true) => op::REMOTE_WRITE,
+            (true, false) => op::REMOTE_READ,
+            (false, true) => op::LOCAL_WRITE,
+            (false, false) => op::LOCAL_READ,
         };
         let msn = self.next_msn;
         self.next_msn = (self.next_msn + 1) & 0xff_ffff;

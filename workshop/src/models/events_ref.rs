@@ -8,6 +8,7 @@
 use std::collections::VecDeque;
 
 use odp_mmu::fault::*;
+use odp_mmu::spec::event;
 
 /// One event record as a producer hands it to the writer: four 64-bit
 /// words; bit 63 of word 3 (the owner) is the writer's and ignored here.
@@ -39,7 +40,7 @@ impl Record {
         assert_eq!(va & 0xfff, 0, "page fault VA {va:#x} is not 4 KiB aligned");
         Self {
             w: [
-                w0(EVENT_PAGE_FAULT, op, mr, token),
+                w0(event::PAGE_FAULT, op, mr, token),
                 va,
                 before as u64 | ((after as u64) << 32),
                 qpn as u64 & EVENT_W3_QPN_MASK,
@@ -50,7 +51,7 @@ impl Record {
     /// An invalidation is done: MR index and the command's tag.
     pub fn inv_done(mr: u16, tag: u32) -> Self {
         Self {
-            w: [w0(EVENT_INV_DONE, 0, mr, tag), 0, 0, 0],
+            w: [w0(event::INV_DONE, 0, mr, tag), 0, 0, 0],
         }
     }
 
@@ -58,7 +59,7 @@ impl Record {
     pub fn prefetch_done(mr: u16, tag: u32, filled: u32, faulted: u32) -> Self {
         Self {
             w: [
-                w0(EVENT_PREFETCH_DONE, 0, mr, tag),
+                w0(event::PREFETCH_DONE, 0, mr, tag),
                 filled as u64 | ((faulted as u64) << 32),
                 0,
                 0,
@@ -69,14 +70,14 @@ impl Record {
     /// An MR is suspended.
     pub fn mr_suspended(mr: u16) -> Self {
         Self {
-            w: [w0(EVENT_MR_SUSPENDED, 0, mr, 0), 0, 0, 0],
+            w: [w0(event::MR_SUSPENDED, 0, mr, 0), 0, 0, 0],
         }
     }
 
     /// An error: error code, MR index, detail word.
     pub fn error(code: u8, mr: u16, detail: u64) -> Self {
         Self {
-            w: [w0(EVENT_ERROR, code, mr, 0), detail, 0, 0],
+            w: [w0(event::ERROR, code, mr, 0), detail, 0, 0],
         }
     }
 

@@ -4,30 +4,16 @@
 //!
 //! The MR table's testbench checks every lookup against [`check`]; the
 //! whole-core reference model reuses it.
+//!
+//! The codes (status, MR state, access bits, ops) are the SPEC tables of
+//! `odp_mmu::spec`, as bytes.
 
-/// Response code: all checks pass, MR valid.
-pub const OK: u8 = 0;
-/// Response code: all checks pass, MR suspended.
-pub const SUSPENDED: u8 = 1;
-/// Response code: the request may not touch this MR.
-pub const ACCESS_ERR: u8 = 4;
+use odp_mmu::spec::{access::byte as access, mr_state::byte as mr_state};
+use odp_mmu::spec::{op::byte as op, status::byte as status};
 
-/// MR states.
-pub const STATE_INVALID: u8 = 0;
-pub const STATE_VALID: u8 = 1;
-pub const STATE_SUSPENDED: u8 = 2;
-pub const STATE_RESERVED: u8 = 3;
-
-/// Access bits (ibverbs order).
-pub const LOCAL_WRITE: u8 = 1;
-pub const REMOTE_WRITE: u8 = 2;
-pub const REMOTE_READ: u8 = 4;
-
-/// Operations (SPEC `op`).
-pub const OP_REMOTE_WRITE: u8 = 0;
-pub const OP_REMOTE_READ: u8 = 1;
-pub const OP_LOCAL_READ: u8 = 2;
-pub const OP_LOCAL_WRITE: u8 = 3;
+/// The verdict besides the SPEC's OK and ACCESS_ERR: all checks pass, the MR
+/// is suspended (the MR table's `STATUS_SUSPENDED`, as a byte).
+pub const SUSPENDED: u8 = odp_mmu::translate::mr_table::STATUS_SUSPENDED as u8;
 
 /// One MR table entry. `Default` is the cleared entry (INVALID, all zero).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -62,7 +48,7 @@ pub struct MrReq {
 /// The verdict on one request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MrVerdict {
-    /// [`OK`], [`SUSPENDED`] or [`ACCESS_ERR`].
+    /// `status::OK`, [`SUSPENDED`] or `status::ACCESS_ERR`.
     pub status: u8,
     /// `va - (base_va & !0xFFF)`, wrapping; meaningful unless ACCESS_ERR.
     pub off: u64,
@@ -81,7 +67,7 @@ pub fn mr_index(key: u32, idx_bits: u32) -> usize {
 pub fn check(entry: &MrEntry, req: &MrReq, idx_bits: u32) -> MrVerdict {
     let index_in_range = (req.key as u64) >> (8 + idx_bits) == 0;
     let tag_ok = (req.key & 0xFF) as u8 == entry.tag;
-    let live = entry.state == STATE_VALID || entry.state == STATE_SUSPENDED;
+    let live = entry.state == mr_state::VALID || entry.state == mr_state::SUSPENDED;
     let pd_ok = req.pd == entry.pd;
     let len_ok = (1..=4096).contains(&req.len);
     let start = req.va as u128;
@@ -91,20 +77,20 @@ pub fn check(entry: &MrEntry, req: &MrReq, idx_bits: u32) -> MrVerdict {
     let mr_end = (mr_start + entry.length as u128).min(1 << 64);
     let bounds_ok = start >= mr_start && end <= mr_end;
     let right = match req.op {
-        OP_REMOTE_WRITE => entry.access & REMOTE_WRITE != 0,
-        OP_REMOTE_READ => entry.access & REMOTE_READ != 0,
-        OP_LOCAL_READ => true,
-        OP_LOCAL_WRITE => entry.access & LOCAL_WRITE != 0,
+        op::REMOTE_WRITE => entry.access & access::REMOTE_WRITE != 0,
+        op::REMOTE_READ => entry.access & access::REMOTE_READ != 0,
+        op::LOCAL_READ => true,
+        op::LOCAL_WRITE => entry.access & access::LOCAL_WRITE != 0,
         _ => false,
     };
     let status = if index_in_range && tag_ok && live && pd_ok && len_ok && bounds_ok && right {
-        if entry.state == STATE_SUSPENDED {
+        if entry.state == mr_state::SUSPENDED {
             SUSPENDED
         } else {
-            OK
+            status::OK
         }
     } else {
-        ACCESS_ERR
+        status::ACCESS_ERR
     };
     MrVerdict {
         status,

@@ -3,7 +3,7 @@
 //! rules of `docs/nak.md` (SPEC sections 2 and 5.5). No timing: the
 //! testbench compares the order of what comes out of each output stream.
 
-use odp_mmu::fault::*;
+use odp_mmu::spec::{aeth, op, qp_cmd, status};
 
 /// One response beat as the translator gives it, with its request context.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -71,7 +71,7 @@ pub struct QpState {
 /// byte 0 in bits 127:120.
 pub fn nak_header(pkey: u16, dest_qp: u32, psn: u32, syndrome: u8, msn: u32) -> u128 {
     let mut b = [0u8; 16];
-    b[0] = BTH_OPCODE_RC_ACK as u8;
+    b[0] = aeth::BTH_OPCODE_RC_ACK as u8;
     b[1] = 0; // SE, M, PadCnt, TVer
     b[2..4].copy_from_slice(&pkey.to_be_bytes());
     b[4] = 0; // FECN, BECN, resv6a
@@ -161,7 +161,7 @@ impl NakRef {
         }
         self.mid = !b.last;
         self.swallow = false;
-        let remote = (b.op as u64) < OP_LOCAL_READ;
+        let remote = (b.op as u64) < op::LOCAL_READ;
         let mut fresh = QpState::default();
         let in_range = self.in_range(b.qpn);
         let q = if in_range {
@@ -175,25 +175,25 @@ impl NakRef {
         if remote {
             if q.error {
                 converted = true;
-                out.status = STATUS_FATAL as u8;
-                syndrome = Some(SYND_REMOTE_OP_ERR as u8);
+                out.status = status::FATAL as u8;
+                syndrome = Some(aeth::REMOTE_OP_ERR as u8);
             } else if q.waiting && q.psn != b.psn & 0xff_ffff {
                 converted = true;
-                out.status = STATUS_DROP as u8;
+                out.status = status::DROP as u8;
                 self.drops += 1;
             } else {
                 step.retransmit = q.waiting;
                 q.waiting = false;
                 match b.status as u64 {
-                    STATUS_RNR => {
+                    status::RNR => {
                         step.override_used = q.timer.is_some();
                         let code = q.timer.unwrap_or(rnr_timer) & 0x1f;
-                        syndrome = Some(SYND_RNR_NAK as u8 | code);
+                        syndrome = Some(aeth::RNR_NAK as u8 | code);
                         q.waiting = true;
                         q.psn = b.psn & 0xff_ffff;
                     }
-                    STATUS_ACCESS_ERR => syndrome = Some(SYND_REMOTE_ACCESS_ERR as u8),
-                    STATUS_FATAL => syndrome = Some(SYND_REMOTE_OP_ERR as u8),
+                    status::ACCESS_ERR => syndrome = Some(aeth::REMOTE_ACCESS_ERR as u8),
+                    status::FATAL => syndrome = Some(aeth::REMOTE_OP_ERR as u8),
                     _ => {}
                 }
             }
@@ -205,7 +205,7 @@ impl NakRef {
             self.swallow = !b.last;
         }
         if let Some(s) = syndrome {
-            if s & 0xe0 == SYND_RNR_NAK as u8 {
+            if s & 0xe0 == aeth::RNR_NAK as u8 {
                 self.rnr_naks += 1;
             } else {
                 self.err_naks += 1;
@@ -228,9 +228,9 @@ impl NakRef {
         }
         let q = &mut self.qps[qpn as usize];
         match kind as u64 {
-            QPCMD_RESET => *q = QpState::default(),
-            QPCMD_SET_ERROR => q.error = true,
-            QPCMD_SET_TIMER => q.timer = Some(timer & 0x1f),
+            qp_cmd::RESET => *q = QpState::default(),
+            qp_cmd::SET_ERROR => q.error = true,
+            qp_cmd::SET_TIMER => q.timer = Some(timer & 0x1f),
             _ => q.timer = None,
         }
         true

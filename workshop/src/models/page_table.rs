@@ -11,6 +11,7 @@
 //! numbers (physical address >> 12).
 
 use super::host_memory::{HostMemory, RESP_OKAY};
+use odp_mmu::spec::{pte, PageSize};
 
 /// Host memory as 64-bit words, as page-table code sees it: the memory model
 /// of the testbenches, or a driver's view of real host memory through its
@@ -28,38 +29,6 @@ impl WordMemory for HostMemory {
     }
     fn store64(&mut self, addr: u64, value: u64) {
         self.write64(addr, value)
-    }
-}
-
-pub const PTE_P: u64 = 1 << 0;
-pub const PTE_W: u64 = 1 << 1;
-pub const PTE_H: u64 = 1 << 7;
-/// PTE bits 51:12.
-pub const PTE_ADDR_MASK: u64 = ((1u64 << 52) - 1) & !0xfff;
-
-/// Leaf page sizes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PageSize {
-    Size4K,
-    Size2M,
-    Size1G,
-}
-
-impl PageSize {
-    /// The walker's `done_size` code.
-    pub fn code(self) -> u64 {
-        match self {
-            PageSize::Size4K => 0,
-            PageSize::Size2M => 1,
-            PageSize::Size1G => 2,
-        }
-    }
-    /// The level the leaf sits at.
-    pub fn level(self) -> u8 {
-        self.code() as u8
-    }
-    pub fn bytes(self) -> u64 {
-        1 << (12 + 9 * self.level() as u64)
     }
 }
 
@@ -102,11 +71,11 @@ pub fn walk_step(level: u8, pte: u64, resp: u8) -> Step {
     if resp != RESP_OKAY && resp != super::host_memory::RESP_EXOKAY {
         return Step::Finish(Outcome::Fatal);
     }
-    if pte & PTE_P == 0 {
+    if pte & pte::P == 0 {
         return Step::Finish(Outcome::NotPresent);
     }
-    let frame = (pte & PTE_ADDR_MASK) >> 12;
-    let huge = pte & PTE_H != 0;
+    let frame = (pte & pte::ADDR_MASK) >> 12;
+    let huge = pte & pte::H != 0;
     let size = match (level, huge) {
         (0, _) => PageSize::Size4K,
         (1, true) => PageSize::Size2M,
@@ -117,7 +86,7 @@ pub fn walk_step(level: u8, pte: u64, resp: u8) -> Step {
     Step::Finish(Outcome::Ok {
         ppn: frame,
         size,
-        writable: pte & PTE_W != 0,
+        writable: pte & pte::W != 0,
     })
 }
 
@@ -226,21 +195,21 @@ impl PageTableBuilder {
                 return addr;
             }
             let pte = mem.load64(addr);
-            if pte & PTE_P == 0 {
+            if pte & pte::P == 0 {
                 let t = self.alloc_table();
                 if self.zero_tables {
                     for k in 0..512 {
                         mem.store64((t << 12) + 8 * k, 0);
                     }
                 }
-                mem.store64(addr, (t << 12) | PTE_P | PTE_W);
+                mem.store64(addr, (t << 12) | pte::P | pte::W);
                 table = t;
             } else {
                 assert!(
-                    pte & PTE_H == 0 || l == 0,
+                    pte & pte::H == 0 || l == 0,
                     "pte_addr: a huge leaf at level {l} is in the way"
                 );
-                table = (pte & PTE_ADDR_MASK) >> 12;
+                table = (pte & pte::ADDR_MASK) >> 12;
             }
             l -= 1;
         }
@@ -284,12 +253,12 @@ impl PageTableBuilder {
             0,
             "frame not aligned to {size:?}"
         );
-        let mut pte = (frame << 12) | PTE_P;
+        let mut pte = (frame << 12) | pte::P;
         if writable {
-            pte |= PTE_W;
+            pte |= pte::W;
         }
         if size != PageSize::Size4K {
-            pte |= PTE_H;
+            pte |= pte::H;
         }
         self.set_pte(mem, mr, off, size.level(), pte)
     }

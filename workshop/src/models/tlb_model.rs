@@ -13,12 +13,8 @@
 
 #![allow(dead_code)] // each test uses a different part of the model
 
-pub const INV_ALL: u64 = 0;
-pub const INV_BY_MR: u64 = 1;
-pub const INV_BY_MR_RANGE: u64 = 2;
-pub const SIZE_4K: u64 = 0;
-pub const SIZE_2M: u64 = 1;
-pub const SIZE_1G: u64 = 2;
+use odp_mmu::spec::page_size::{SIZE_1G, SIZE_2M, SIZE_4K};
+use odp_mmu::translate::tlb::{INV_ALL, INV_BY_MR, INV_BY_MR_RANGE};
 
 /// Inputs of the block in one clock (values as the ports carry them).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -7,12 +7,7 @@ use super::host_memory::HostMemory;
 use super::mr_check::{self, MrEntry, MrReq};
 use super::page_table::{walk, Outcome};
 
-/// Response status codes (SPEC section 2).
-pub const OK: u8 = 0;
-pub const RNR: u8 = 1;
-pub const STALL: u8 = 2;
-pub const ACCESS_ERR: u8 = 4;
-pub const FATAL: u8 = 5;
+use odp_mmu::spec::status::byte::{ACCESS_ERR, FATAL, OK, RNR, STALL};
 
 /// One translation request (the fields translation depends on).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -76,7 +71,7 @@ pub fn translate(mrs: &[MrEntry], idx_bits: u32, qps: u32, mem: &HostMemory, req
         },
         idx_bits,
     );
-    if verdict.status == mr_check::ACCESS_ERR || req.qpn >= qps {
+    if verdict.status == ACCESS_ERR || req.qpn >= qps {
         return Answer::status(ACCESS_ERR);
     }
     let remote = req.op <= 1;

@@ -10,6 +10,7 @@
 
 use odp_mmu_workshop::harness;
 
+use harness::dut::Dut;
 use harness::lockstep::Lockstep;
 use harness::seed;
 use harness::verilated::Verilated;
@@ -49,144 +50,64 @@ struct Outs {
     st: Option<(u32, u8)>,
 }
 
-trait Dut {
-    /// Applies `i`, settles, returns the outputs before the edge.
-    fn settle(&mut self, i: &Ins) -> Outs;
-    /// Rising and falling edge.
-    fn tick(&mut self);
+odp_mmu_workshop::port_map!(SmallPorts for Small {
+    clock: clock,
+    inputs: [
+        rst, ready, cmd_valid, cmd_op, cmd_tag, cmd_arg0, cmd_arg1, cmd_arg2, cmd_arg3, cmd_arg4,
+        cmd_arg5, cmd_arg6, cmd_arg7, cmd_arg8,
+    ],
+    outputs: [
+        cmd_ready, mr_wr_valid, mr_wr_index, mr_wr_tag, mr_wr_pd, mr_wr_base_va, mr_wr_length,
+        mr_wr_access, mr_wr_root, mr_wr_levels_m1, mr_wr_state, mr_st_valid, mr_st_index,
+        mr_st_state, res_valid, res_op, res_tag, res_code,
+    ],
+});
+
+/// The Verilated Verilog of `uut`, as module `name`.
+fn ver<B: Block>(mut uut: B, name: &str) -> Verilated {
+    Verilated::of_block(&mut uut, name)
 }
 
-struct Ver {
-    m: Verilated,
-    clk: usize,
-}
+const ARGS: [&str; 9] = [
+    "cmd_arg0", "cmd_arg1", "cmd_arg2", "cmd_arg3", "cmd_arg4", "cmd_arg5", "cmd_arg6", "cmd_arg7",
+    "cmd_arg8",
+];
 
-impl Ver {
-    fn new<B: Block>(mut uut: B, name: &str) -> Self {
-        let m = Verilated::of_block(&mut uut, name);
-        let clk = m.port("clock");
-        Self { m, clk }
+/// Applies `i`, settles, returns the outputs before the edge.
+fn settle(d: &mut dyn Dut, i: &Ins) -> Outs {
+    d.set("rst", i.rst as u128);
+    d.set("ready", i.ready as u128);
+    let c = i.cmd.unwrap_or_default();
+    d.set("cmd_valid", i.cmd.is_some() as u128);
+    d.set("cmd_op", c.op as u128);
+    d.set("cmd_tag", c.tag as u128);
+    for (n, a) in ARGS.iter().zip(c.args) {
+        d.set(n, a as u128);
     }
-}
-
-impl Dut for Ver {
-    fn settle(&mut self, i: &Ins) -> Outs {
-        let m = &mut self.m;
-        m.set("rst", i.rst as u128);
-        m.set("ready", i.ready as u128);
-        let c = i.cmd.unwrap_or_default();
-        m.set("cmd_valid", i.cmd.is_some() as u128);
-        m.set("cmd_op", c.op as u128);
-        m.set("cmd_tag", c.tag as u128);
-        for (k, a) in c.args.iter().enumerate() {
-            m.set(&format!("cmd_arg{k}"), *a as u128);
-        }
-        m.eval();
-        let g = |m: &mut Verilated, n: &str| m.get(n);
-        Outs {
-            cmd_ready: g(m, "cmd_ready") == 1,
-            res: (g(m, "res_valid") == 1).then(|| {
-                (
-                    g(m, "res_op") as u8,
-                    g(m, "res_tag") as u8,
-                    g(m, "res_code") as u8,
-                )
-            }),
-            wr: (g(m, "mr_wr_valid") == 1).then(|| Effect {
-                index: g(m, "mr_wr_index") as u32,
-                tag: g(m, "mr_wr_tag") as u8,
-                pd: g(m, "mr_wr_pd") as u16,
-                base_va: g(m, "mr_wr_base_va") as u64,
-                length: g(m, "mr_wr_length") as u64,
-                access: g(m, "mr_wr_access") as u8,
-                root: g(m, "mr_wr_root") as u64,
-                levels_m1: g(m, "mr_wr_levels_m1") as u8,
-                state: g(m, "mr_wr_state") as u8,
-            }),
-            st: (g(m, "mr_st_valid") == 1)
-                .then(|| (g(m, "mr_st_index") as u32, g(m, "mr_st_state") as u8)),
-        }
-    }
-
-    fn tick(&mut self) {
-        self.m.tick_idx(self.clk);
-    }
-}
-
-/// The rust-hdl model in lockstep with its Verilog; outputs from rust-hdl.
-struct Lock {
-    ls: Lockstep<Small>,
-}
-
-impl Lock {
-    fn new() -> Self {
-        Self {
-            ls: Lockstep::new(Small::new(), "command_small", |u, h| {
-                u.clock.next = h.into()
-            }),
-        }
-    }
-}
-
-impl Dut for Lock {
-    fn settle(&mut self, i: &Ins) -> Outs {
-        let i = *i;
-        self.ls
-            .settle(|_, u| {
-                let c = i.cmd.unwrap_or_default();
-                u.rst.next = i.rst;
-                u.ready.next = i.ready;
-                u.cmd_valid.next = i.cmd.is_some();
-                u.cmd_op.next = (c.op as u64).into();
-                u.cmd_tag.next = (c.tag as u64).into();
-                let args = [
-                    &mut u.cmd_arg0,
-                    &mut u.cmd_arg1,
-                    &mut u.cmd_arg2,
-                    &mut u.cmd_arg3,
-                    &mut u.cmd_arg4,
-                    &mut u.cmd_arg5,
-                    &mut u.cmd_arg6,
-                    &mut u.cmd_arg7,
-                    &mut u.cmd_arg8,
-                ];
-                for (sig, a) in args.into_iter().zip(c.args) {
-                    sig.next = (a as u64).into();
-                }
-            })
-            .unwrap_or_else(|m| panic!("{m}"));
-        let u = &self.ls.uut;
-        Outs {
-            cmd_ready: u.cmd_ready.val(),
-            res: u.res_valid.val().then(|| {
-                (
-                    u.res_op.val().index() as u8,
-                    u.res_tag.val().index() as u8,
-                    u.res_code.val().index() as u8,
-                )
-            }),
-            wr: u.mr_wr_valid.val().then(|| Effect {
-                index: u.mr_wr_index.val().index() as u32,
-                tag: u.mr_wr_tag.val().index() as u8,
-                pd: u.mr_wr_pd.val().index() as u16,
-                base_va: u.mr_wr_base_va.val().to_u64(),
-                length: u.mr_wr_length.val().to_u64(),
-                access: u.mr_wr_access.val().index() as u8,
-                root: u.mr_wr_root.val().to_u64(),
-                levels_m1: u.mr_wr_levels_m1.val().index() as u8,
-                state: u.mr_wr_state.val().index() as u8,
-            }),
-            st: u.mr_st_valid.val().then(|| {
-                (
-                    u.mr_st_index.val().index() as u32,
-                    u.mr_st_state.val().index() as u8,
-                )
-            }),
-        }
-    }
-
-    fn tick(&mut self) {
-        self.ls.edge();
+    d.settle();
+    Outs {
+        cmd_ready: d.is("cmd_ready"),
+        res: d.is("res_valid").then(|| {
+            (
+                d.get("res_op") as u8,
+                d.get("res_tag") as u8,
+                d.get("res_code") as u8,
+            )
+        }),
+        wr: d.is("mr_wr_valid").then(|| Effect {
+            index: d.get("mr_wr_index") as u32,
+            tag: d.get("mr_wr_tag") as u8,
+            pd: d.get("mr_wr_pd") as u16,
+            base_va: d.get("mr_wr_base_va") as u64,
+            length: d.get("mr_wr_length") as u64,
+            access: d.get("mr_wr_access") as u8,
+            root: d.get("mr_wr_root") as u64,
+            levels_m1: d.get("mr_wr_levels_m1") as u8,
+            state: d.get("mr_wr_state") as u8,
+        }),
+        st: d
+            .is("mr_st_valid")
+            .then(|| (d.get("mr_st_index") as u32, d.get("mr_st_state") as u8)),
     }
 }
 
@@ -243,7 +164,7 @@ fn run_directed(dut: &mut impl Dut, mr_bits: u32, cmds: &[Command]) -> Vec<(u8, 
             ready: clock > 1,
             cmd: cmds.get(next).copied().filter(|_| clock > 1),
         };
-        let o = dut.settle(&i);
+        let o = settle(dut, &i);
         assert_eq!(o, model.outs(&i), "clock {clock}, inputs {i:x?}");
         if o.cmd_ready && i.cmd.is_some() {
             next += 1;
@@ -287,7 +208,7 @@ fn cmd(op: u8, arg0: u32, arg1: u32) -> Command {
 
 #[test]
 fn command_unit_writes_an_mr_with_every_field_and_sets_states() {
-    let mut dut = Ver::new(Small::new(), "command_small");
+    let mut dut = ver(Small::new(), "command_small");
     // tag 0xa7, access 5, levels-1 3, state 1 (valid).
     let word1 = 0xa7 | (5 << 8) | (3 << 12) | (1 << 16);
     let cmds = [
@@ -309,7 +230,7 @@ fn command_unit_writes_an_mr_with_every_field_and_sets_states() {
 
 #[test]
 fn command_unit_refuses_every_bad_command_and_writes_nothing() {
-    let mut dut = Ver::new(Small::new(), "command_small");
+    let mut dut = ver(Small::new(), "command_small");
     let good1 = 0x11 | (1 << 16);
     let cmds = [
         mr_write(8, good1, 0, 0x1000, 0x1000),
@@ -354,14 +275,17 @@ fn command_unit_refuses_every_bad_command_and_writes_nothing() {
 
 #[test]
 fn command_unit_takes_no_command_before_the_datapath_is_ready() {
-    let mut dut = Ver::new(Small::new(), "command_small");
+    let mut dut = ver(Small::new(), "command_small");
     let c = mr_write(1, 1 << 16, 0, 0x1000, 0x1000);
     for _ in 0..5 {
-        let o = dut.settle(&Ins {
-            rst: false,
-            ready: false,
-            cmd: Some(c),
-        });
+        let o = settle(
+            &mut dut,
+            &Ins {
+                rst: false,
+                ready: false,
+                cmd: Some(c),
+            },
+        );
         assert!(!o.cmd_ready && o.res.is_none() && o.wr.is_none());
         dut.tick();
     }
@@ -437,7 +361,7 @@ fn random_run(dut: &mut impl Dut, mr_bits: u32, clocks: u64, seed: u64) {
             ready: rng.gen_ratio(9, 10),
             cmd: offer,
         };
-        let o = dut.settle(&i);
+        let o = settle(dut, &i);
         assert_eq!(o, model.outs(&i), "clock {clock}, inputs {i:x?}");
         if o.cmd_ready && offer.is_some() {
             offer = None;
@@ -457,18 +381,18 @@ fn random_run(dut: &mut impl Dut, mr_bits: u32, clocks: u64, seed: u64) {
 #[test]
 fn command_unit_matches_reference_on_verilog_random() {
     let seed = seed();
-    random_run(
-        &mut Ver::new(Small::new(), "command_small"),
-        3,
-        200_000,
-        seed,
-    );
-    random_run(&mut Ver::new(Full::new(), "command_full"), 8, 200_000, seed);
+    random_run(&mut ver(Small::new(), "command_small"), 3, 200_000, seed);
+    random_run(&mut ver(Full::new(), "command_full"), 8, 200_000, seed);
 }
 
 #[test]
 fn command_unit_verilog_matches_rust_hdl_in_random_lockstep() {
-    random_run(&mut Lock::new(), 3, 3_000, seed());
+    random_run(
+        &mut Lockstep::of::<SmallPorts>(Small::new(), "command_small"),
+        3,
+        3_000,
+        seed(),
+    );
 }
 
 #[test]

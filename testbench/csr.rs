@@ -17,6 +17,7 @@ use odp_mmu_workshop::harness;
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Mutex, OnceLock};
 
+use harness::dut::{Dut, Locked, PortMap};
 use harness::lockstep::Lockstep;
 use harness::monitor::StreamMonitor;
 use harness::verilated::Verilated;
@@ -143,97 +144,77 @@ fn width_mask(width: usize) -> u64 {
     }
 }
 
-/// One clock of the device: inputs taken from `vals`, outputs (sampled
-/// before the rising edge) written back into `vals`, then the edge.
-trait Dut {
-    fn clock(&mut self, vals: &mut [u64]);
-}
-
+/// Serializes the Verilator builds of `csr_regs`: the harness lets parallel
+/// tests build the same model side by side, and this target's tests all
+/// start by building it.
 static BUILD: Mutex<()> = Mutex::new(());
 
 fn verilog() -> String {
     generate_verilog(&caps(), "csr_regs")
 }
 
-struct VerilatedDut {
-    m: Verilated,
-    clk: usize,
-    map: Vec<usize>,
-}
+/// The CSR block's ports by name, through the accessors generated with it
+/// (`CsrRegs::PORTS`, `set_input`, `output`), so that the list follows the
+/// register map instead of being copied here.
+struct CsrPorts;
 
-impl VerilatedDut {
-    fn new() -> Self {
-        let m = {
-            let _g = BUILD.lock().unwrap_or_else(|e| e.into_inner());
-            Verilated::of_block(&mut CsrRegs::new(&caps()), "csr_regs")
-        };
-        let map = CsrRegs::PORTS.iter().map(|p| m.port(p.0)).collect();
-        Self {
-            clk: m.port("clk"),
-            m,
-            map,
-        }
+impl PortMap for CsrPorts {
+    type Block = CsrRegs;
+    fn set_port(uut: &mut CsrRegs, port: &str, value: u128) {
+        assert!(
+            uut.set_input(port, value as u64),
+            "the CSR block has no input {port}"
+        );
+    }
+    /// Outputs only: the bench keeps the inputs it drives.
+    fn get_port(uut: &CsrRegs, port: &str) -> u128 {
+        uut.output(port)
+            .unwrap_or_else(|| panic!("the CSR block has no output {port}")) as u128
+    }
+    fn set_clock(uut: &mut CsrRegs, level: bool) {
+        uut.clk.next = level.into();
+    }
+    fn port_names() -> (&'static [&'static str], &'static [&'static str]) {
+        static NAMES: OnceLock<(Vec<&str>, Vec<&str>)> = OnceLock::new();
+        let (i, o) = NAMES.get_or_init(|| {
+            let of = |input: bool| {
+                CsrRegs::PORTS
+                    .iter()
+                    .filter(|p| p.2 == input)
+                    .map(|p| p.0)
+                    .collect()
+            };
+            (of(true), of(false))
+        });
+        (i.as_slice(), o.as_slice())
     }
 }
 
-impl Dut for VerilatedDut {
-    fn clock(&mut self, vals: &mut [u64]) {
-        for (i, p) in CsrRegs::PORTS.iter().enumerate() {
-            if p.2 {
-                self.m.set_idx(self.map[i], vals[i] as u128);
-            }
-        }
-        self.m.eval();
-        for (i, p) in CsrRegs::PORTS.iter().enumerate() {
-            if !p.2 {
-                vals[i] = self.m.get_idx(self.map[i]) as u64;
-            }
-        }
-        self.m.tick_idx(self.clk);
-    }
+fn verilated_dut() -> Verilated {
+    let _g = BUILD.lock().unwrap_or_else(|e| e.into_inner());
+    Verilated::of_block(&mut CsrRegs::new(&caps()), "csr_regs")
 }
 
-struct LockstepDut(Box<Lockstep<CsrRegs>>);
-
-impl LockstepDut {
-    fn new() -> Self {
-        let _g = BUILD.lock().unwrap_or_else(|e| e.into_inner());
-        Self(Box::new(Lockstep::new(
-            CsrRegs::new(&caps()),
-            "csr_regs",
-            |u, h| u.clk.next = h.into(),
-        )))
-    }
+fn lockstep_dut() -> Locked<CsrPorts> {
+    let _g = BUILD.lock().unwrap_or_else(|e| e.into_inner());
+    Lockstep::of::<CsrPorts>(CsrRegs::new(&caps()), "csr_regs")
 }
 
-impl Dut for LockstepDut {
-    fn clock(&mut self, vals: &mut [u64]) {
-        let inputs: Vec<u64> = vals.to_vec();
-        let mut outs = vec![0u64; vals.len()];
-        self.0
-            .step(
-                |_, u| {
-                    for (i, p) in CsrRegs::PORTS.iter().enumerate() {
-                        if p.2 {
-                            assert!(u.set_input(p.0, inputs[i]));
-                        }
-                    }
-                },
-                |_, u| {
-                    for (i, p) in CsrRegs::PORTS.iter().enumerate() {
-                        if !p.2 {
-                            outs[i] = u.output(p.0).unwrap();
-                        }
-                    }
-                },
-            )
-            .unwrap_or_else(|m| panic!("{m}"));
-        for (i, p) in CsrRegs::PORTS.iter().enumerate() {
-            if !p.2 {
-                vals[i] = outs[i];
-            }
+/// One clock of the device: inputs taken from `vals`, outputs (sampled
+/// before the rising edge) written back into `vals`, then the edge.
+fn clock(d: &mut dyn Dut, vals: &mut [u64]) {
+    for (i, p) in CsrRegs::PORTS.iter().enumerate() {
+        if p.2 {
+            d.set(p.0, vals[i] as u128);
         }
     }
+    d.settle();
+    for (i, p) in CsrRegs::PORTS.iter().enumerate() {
+        if !p.2 {
+            vals[i] = d.get(p.0) as u64;
+        }
+    }
+    d.tick();
 }
 
 // ------------------------------------------------------------ reference model
@@ -602,7 +583,7 @@ impl Tb {
     }
 
     fn verilated() -> Self {
-        Self::with(Box::new(VerilatedDut::new()))
+        Self::with(Box::new(verilated_dut()))
     }
 
     fn bready_rready(&mut self, on: bool) {
@@ -623,7 +604,7 @@ impl Tb {
 
     /// One clock; returns what the model saw happen.
     fn step(&mut self) -> Events {
-        self.dut.clock(&mut self.vals);
+        clock(&mut *self.dut, &mut self.vals);
         let mut want = self.vals.clone();
         self.model.outputs(&mut want);
         for (i, p) in CsrRegs::PORTS.iter().enumerate() {
@@ -1386,7 +1367,7 @@ fn random_axi_traffic_on_verilog_matches_the_register_map_model() {
 #[test]
 fn lockstep_random_traffic_matches_verilog_and_the_register_map_model() {
     let seed = harness::seed();
-    random_run(Tb::with(Box::new(LockstepDut::new())), seed, 3_000, 1);
+    random_run(Tb::with(Box::new(lockstep_dut())), seed, 3_000, 1);
 }
 
 #[test]

@@ -15,6 +15,9 @@
 
 use odp_mmu_workshop::harness;
 
+use std::sync::LazyLock;
+
+use harness::dut::{AxiPorts, Dut, Locked};
 use harness::lockstep::Lockstep;
 use harness::seed;
 use harness::verilated::Verilated;
@@ -25,7 +28,7 @@ use odp_mmu_workshop::models::events_ref::{
     has_room, is_new, owner, size_legal, slot_addr, EventRingRef, Record,
 };
 use odp_mmu_workshop::models::host_memory::{
-    Addr, AxiMonitor, HostMemory, MasterOut, MemConfig, SlaveOut, WBeat, RESP_DECERR, RESP_SLVERR,
+    AxiMonitor, HostMemory, MasterOut, MemConfig, SlaveOut, RESP_DECERR, RESP_SLVERR,
 };
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -65,158 +68,66 @@ struct Outs {
     m: MasterOut,
 }
 
-trait Dut {
-    fn settle(&mut self, i: &Ins) -> Outs;
-    fn tick(&mut self);
+odp_mmu_workshop::port_map!(RingPorts for EventRing {
+    clock: clock,
+    inputs: [
+        rst, eq_base, eq_log2_size, eq_cons, irq_en, ring_reset, s_ev_valid, s_ev_w0, s_ev_w1,
+        s_ev_w2, s_ev_w3, m_axi_awready, m_axi_wready, m_axi_bvalid, m_axi_bid, m_axi_bresp,
+    ],
+    outputs: [
+        ready, eq_prod, occupancy, irq, err_write, err_cons, err_size, s_ev_ready, m_done_valid,
+        m_done_err, m_axi_awvalid, m_axi_awid, m_axi_awaddr, m_axi_awlen, m_axi_awsize,
+        m_axi_awburst, m_axi_wvalid, m_axi_wdata, m_axi_wstrb, m_axi_wlast, m_axi_bready,
+    ],
+});
+
+/// The ring's AXI4 write master.
+static AXI: LazyLock<AxiPorts> = LazyLock::new(|| AxiPorts::write_only("m_axi"));
+
+/// The Verilated Verilog.
+fn ver() -> Verilated {
+    Verilated::of_block(&mut EventRing::new(), "event_ring")
 }
 
-struct Ver {
-    m: Verilated,
-    clk: usize,
+/// The rust-hdl model in lockstep with its Verilog.
+fn lockstep() -> Locked<RingPorts> {
+    Lockstep::of::<RingPorts>(EventRing::new(), "event_ring")
 }
 
-impl Ver {
-    fn new() -> Self {
-        let m = Verilated::of_block(&mut EventRing::new(), "event_ring");
-        let clk = m.port("clock");
-        Self { m, clk }
+/// Drives one clock's inputs.
+fn drive(d: &mut dyn Dut, i: &Ins) {
+    let r = i.ev.unwrap_or_default();
+    for (n, v) in [
+        ("rst", i.rst as u128),
+        ("eq_base", i.base as u128),
+        ("eq_log2_size", i.log2 as u128),
+        ("eq_cons", i.cons as u128),
+        ("irq_en", i.irq_en as u128),
+        ("ring_reset", i.ring_reset as u128),
+        ("s_ev_valid", i.ev.is_some() as u128),
+        ("s_ev_w0", r.w[0] as u128),
+        ("s_ev_w1", r.w[1] as u128),
+        ("s_ev_w2", r.w[2] as u128),
+        ("s_ev_w3", r.w3_in() as u128),
+    ] {
+        d.set(n, v);
     }
+    AXI.drive(d, &i.s);
 }
 
-impl Dut for Ver {
-    fn settle(&mut self, i: &Ins) -> Outs {
-        let m = &mut self.m;
-        let r = i.ev.unwrap_or_default();
-        let b =
-            i.s.b
-                .unwrap_or(odp_mmu_workshop::models::host_memory::BResp { id: 0, resp: 0 });
-        for (n, v) in [
-            ("rst", i.rst as u128),
-            ("eq_base", i.base as u128),
-            ("eq_log2_size", i.log2 as u128),
-            ("eq_cons", i.cons as u128),
-            ("irq_en", i.irq_en as u128),
-            ("ring_reset", i.ring_reset as u128),
-            ("s_ev_valid", i.ev.is_some() as u128),
-            ("s_ev_w0", r.w[0] as u128),
-            ("s_ev_w1", r.w[1] as u128),
-            ("s_ev_w2", r.w[2] as u128),
-            ("s_ev_w3", r.w3_in() as u128),
-            ("m_axi_awready", i.s.awready as u128),
-            ("m_axi_wready", i.s.wready as u128),
-            ("m_axi_bvalid", i.s.b.is_some() as u128),
-            ("m_axi_bid", b.id as u128),
-            ("m_axi_bresp", b.resp as u128),
-        ] {
-            m.set(n, v);
-        }
-        m.eval();
-        let g = |m: &mut Verilated, n: &str| m.get(n);
-        Outs {
-            ready: g(m, "ready") == 1,
-            s_ev_ready: g(m, "s_ev_ready") == 1,
-            eq_prod: g(m, "eq_prod") as u32,
-            occupancy: g(m, "occupancy") as u32,
-            irq: g(m, "irq") == 1,
-            err_write: g(m, "err_write") == 1,
-            err_cons: g(m, "err_cons") == 1,
-            err_size: g(m, "err_size") == 1,
-            done: (g(m, "m_done_valid") == 1).then(|| g(m, "m_done_err") == 1),
-            m: MasterOut {
-                ar: None,
-                rready: false,
-                aw: (g(m, "m_axi_awvalid") == 1).then(|| Addr {
-                    id: g(m, "m_axi_awid") as u8,
-                    addr: g(m, "m_axi_awaddr") as u64,
-                    len: g(m, "m_axi_awlen") as u8,
-                    size: g(m, "m_axi_awsize") as u8,
-                    burst: g(m, "m_axi_awburst") as u8,
-                }),
-                w: (g(m, "m_axi_wvalid") == 1).then(|| WBeat {
-                    data: g(m, "m_axi_wdata") as u64,
-                    strb: g(m, "m_axi_wstrb") as u8,
-                    last: g(m, "m_axi_wlast") == 1,
-                }),
-                bready: g(m, "m_axi_bready") == 1,
-            },
-        }
-    }
-    fn tick(&mut self) {
-        self.m.tick_idx(self.clk);
-    }
-}
-
-/// The rust-hdl model in lockstep with its Verilog; outputs from rust-hdl.
-struct Lock {
-    ls: Lockstep<EventRing>,
-}
-
-impl Lock {
-    fn new() -> Self {
-        Self {
-            ls: Lockstep::new(EventRing::new(), "event_ring", |u, h| {
-                u.clock.next = h.into()
-            }),
-        }
-    }
-}
-
-impl Dut for Lock {
-    fn settle(&mut self, i: &Ins) -> Outs {
-        let i = *i;
-        self.ls
-            .settle(|_, u| {
-                let r = i.ev.unwrap_or_default();
-                u.rst.next = i.rst;
-                u.eq_base.next = i.base.into();
-                u.eq_log2_size.next = (i.log2 as u64).into();
-                u.eq_cons.next = (i.cons as u64).into();
-                u.irq_en.next = i.irq_en;
-                u.ring_reset.next = i.ring_reset;
-                u.s_ev_valid.next = i.ev.is_some();
-                u.s_ev_w0.next = r.w[0].into();
-                u.s_ev_w1.next = r.w[1].into();
-                u.s_ev_w2.next = r.w[2].into();
-                u.s_ev_w3.next = r.w3_in().into();
-                u.m_axi_awready.next = i.s.awready;
-                u.m_axi_wready.next = i.s.wready;
-                u.m_axi_bvalid.next = i.s.b.is_some();
-                u.m_axi_bid.next = (i.s.b.map_or(0, |b| b.id) as u64).into();
-                u.m_axi_bresp.next = (i.s.b.map_or(0, |b| b.resp) as u64).into();
-            })
-            .unwrap_or_else(|m| panic!("{m}"));
-        let u = &self.ls.uut;
-        Outs {
-            ready: u.ready.val(),
-            s_ev_ready: u.s_ev_ready.val(),
-            eq_prod: u.eq_prod.val().to_u64() as u32,
-            occupancy: u.occupancy.val().to_u64() as u32,
-            irq: u.irq.val(),
-            err_write: u.err_write.val(),
-            err_cons: u.err_cons.val(),
-            err_size: u.err_size.val(),
-            done: u.m_done_valid.val().then(|| u.m_done_err.val()),
-            m: MasterOut {
-                ar: None,
-                rready: false,
-                aw: u.m_axi_awvalid.val().then(|| Addr {
-                    id: u.m_axi_awid.val().index() as u8,
-                    addr: u.m_axi_awaddr.val().to_u64(),
-                    len: u.m_axi_awlen.val().index() as u8,
-                    size: u.m_axi_awsize.val().index() as u8,
-                    burst: u.m_axi_awburst.val().index() as u8,
-                }),
-                w: u.m_axi_wvalid.val().then(|| WBeat {
-                    data: u.m_axi_wdata.val().to_u64(),
-                    strb: u.m_axi_wstrb.val().index() as u8,
-                    last: u.m_axi_wlast.val(),
-                }),
-                bready: u.m_axi_bready.val(),
-            },
-        }
-    }
-    fn tick(&mut self) {
-        self.ls.edge();
+/// Reads one clock's settled outputs.
+fn read(d: &mut dyn Dut) -> Outs {
+    Outs {
+        ready: d.is("ready"),
+        s_ev_ready: d.is("s_ev_ready"),
+        eq_prod: d.get("eq_prod") as u32,
+        occupancy: d.get("occupancy") as u32,
+        irq: d.is("irq"),
+        err_write: d.is("err_write"),
+        err_cons: d.is("err_cons"),
+        err_size: d.is("err_size"),
+        done: d.is("m_done_valid").then(|| d.is("m_done_err")),
+        m: AXI.master_out(d),
     }
 }
 
@@ -293,7 +204,9 @@ impl<D: Dut> Bench<D> {
         let c = self.clock;
         let s = self.mem.outputs();
         let i = Ins { s, ..*i };
-        let o = self.dut.settle(&i);
+        drive(&mut self.dut, &i);
+        self.dut.settle();
+        let o = read(&mut self.dut);
         self.mon.check(&o.m, &s);
         if self.r.zero_pending && o.eq_prod == 0 {
             self.r.zero();
@@ -616,7 +529,7 @@ fn settle_clocks<D: Dut>(b: &mut Bench<D>, d: &mut Driver, n: u64) {
 
 #[test]
 fn events_first_lap_writes_owner_one_and_a_wrap_flips_it() {
-    let mut b = Bench::new(Ver::new(), idle_mem());
+    let mut b = Bench::new(ver(), idle_mem());
     let mut d = Driver::new(BASE, 2);
     boot(&mut b, &d);
     let recs: Vec<Record> = (0..10).map(rec).collect();
@@ -654,7 +567,7 @@ fn events_first_lap_writes_owner_one_and_a_wrap_flips_it() {
 
 #[test]
 fn events_full_ring_holds_the_record_until_eq_cons_moves() {
-    let mut b = Bench::new(Ver::new(), idle_mem());
+    let mut b = Bench::new(ver(), idle_mem());
     let mut d = Driver::new(BASE, 2);
     boot(&mut b, &d);
     let recs: Vec<Record> = (0..6).map(rec).collect();
@@ -720,7 +633,7 @@ fn events_full_ring_holds_the_record_until_eq_cons_moves() {
 fn events_two_entry_ring_takes_two_back_to_back_then_waits() {
     // Fewer entries than bursts in flight: only the room check stops the
     // third record, in the clock right after the second was taken.
-    let mut b = Bench::new(Ver::new(), MemConfig::fixed(30));
+    let mut b = Bench::new(ver(), MemConfig::fixed(30));
     let mut d = Driver::new(BASE, 1);
     boot(&mut b, &d);
     let mut next = 0;
@@ -740,7 +653,7 @@ fn events_two_entry_ring_takes_two_back_to_back_then_waits() {
 
 #[test]
 fn events_irq_is_irq_en_and_written_records_not_consumed() {
-    let mut b = Bench::new(Ver::new(), MemConfig::fixed(20));
+    let mut b = Bench::new(ver(), MemConfig::fixed(20));
     let mut d = Driver::new(BASE, 3);
     d.irq_en = false;
     boot(&mut b, &d);
@@ -778,7 +691,7 @@ fn events_irq_is_irq_en_and_written_records_not_consumed() {
 
 #[test]
 fn events_error_response_pulses_err_write_and_done_err_and_nothing_hangs() {
-    let mut b = Bench::new(Ver::new(), idle_mem());
+    let mut b = Bench::new(ver(), idle_mem());
     let mut d = Driver::new(BASE, 2);
     boot(&mut b, &d);
     // Slot 1 answers SLVERR, slot 2 DECERR, on the first lap.
@@ -836,7 +749,7 @@ fn ring_reinit<D: Dut>(b: &mut Bench<D>, d: &mut Driver, rst: bool, base: u64, l
 
 #[test]
 fn events_illegal_size_disables_the_ring_and_pulses_err_size_once() {
-    let mut b = Bench::new(Ver::new(), idle_mem());
+    let mut b = Bench::new(ver(), idle_mem());
     let mut d = Driver::new(BASE, 0);
     boot(&mut b, &d);
     for log2 in [0u8, 17, 31] {
@@ -869,7 +782,7 @@ fn events_illegal_size_disables_the_ring_and_pulses_err_size_once() {
 
 #[test]
 fn events_bad_consumer_index_is_treated_as_full_and_pulses_err_cons() {
-    let mut b = Bench::new(Ver::new(), idle_mem());
+    let mut b = Bench::new(ver(), idle_mem());
     let mut d = Driver::new(BASE, 2);
     boot(&mut b, &d);
     run_records(&mut b, &mut d, &[rec(0), rec(1)], 1, 100);
@@ -913,7 +826,7 @@ fn settle_clocks_no_consume<D: Dut>(b: &mut Bench<D>, d: &Driver, n: u64) {
 
 #[test]
 fn events_ring_reset_waits_for_bursts_then_restarts_at_slot_zero() {
-    let mut b = Bench::new(Ver::new(), MemConfig::fixed(40));
+    let mut b = Bench::new(ver(), MemConfig::fixed(40));
     let mut d = Driver::new(BASE, 3);
     boot(&mut b, &d);
     let recs: Vec<Record> = (0..5).map(rec).collect();
@@ -964,7 +877,7 @@ fn events_ring_reset_waits_for_bursts_then_restarts_at_slot_zero() {
 fn events_ring_reset_with_a_stale_eq_cons_takes_nothing_until_eq_cons_is_zero() {
     // A driver that skips the documented sequence (ring still enabled,
     // EQ_CONS left at its old value) gets a full ring, not an overwrite.
-    let mut b = Bench::new(Ver::new(), idle_mem());
+    let mut b = Bench::new(ver(), idle_mem());
     let mut d = Driver::new(BASE, 3);
     boot(&mut b, &d);
     let recs: Vec<Record> = (0..5).map(rec).collect();
@@ -993,7 +906,7 @@ fn events_ring_reset_with_a_stale_eq_cons_takes_nothing_until_eq_cons_is_zero() 
 fn events_rst_completes_bursts_in_flight_before_ready() {
     let mut cfg = MemConfig::fixed(30);
     cfg.awready_pct = 50;
-    let mut b = Bench::new(Ver::new(), cfg);
+    let mut b = Bench::new(ver(), cfg);
     let mut d = Driver::new(BASE, 3);
     boot(&mut b, &d);
     let mut next = 0;
@@ -1039,7 +952,7 @@ fn events_rst_completes_bursts_in_flight_before_ready() {
 
 #[test]
 fn events_keep_four_bursts_outstanding_and_never_five() {
-    let mut b = Bench::new(Ver::new(), MemConfig::fixed(60));
+    let mut b = Bench::new(ver(), MemConfig::fixed(60));
     let mut d = Driver::new(BASE, 5);
     boot(&mut b, &d);
     let recs: Vec<Record> = (0..24).map(rec).collect();
@@ -1055,7 +968,7 @@ fn events_aw_and_w_channels_run_independently() {
     // AW stalled: the W beats of all four buffered records go first.
     let mut cfg = idle_mem();
     cfg.awready_pct = 0;
-    let mut b = Bench::new(Ver::new(), cfg);
+    let mut b = Bench::new(ver(), cfg);
     let mut d = Driver::new(BASE, 3);
     boot(&mut b, &d);
     let recs: Vec<Record> = (0..8).map(rec).collect();
@@ -1091,7 +1004,7 @@ fn events_aw_and_w_channels_run_independently() {
 
 #[test]
 fn events_aw_is_valid_two_clocks_after_the_record_is_taken() {
-    let mut b = Bench::new(Ver::new(), idle_mem());
+    let mut b = Bench::new(ver(), idle_mem());
     let mut d = Driver::new(BASE, 3);
     boot(&mut b, &d);
     run_records(&mut b, &mut d, &[rec(0)], 1, 100);
@@ -1104,7 +1017,7 @@ fn events_aw_is_valid_two_clocks_after_the_record_is_taken() {
 /// Records per clock with the producer always valid, the driver consuming
 /// at once and a memory that answers B `latency` clocks after the last W.
 fn throughput(latency: u64) -> f64 {
-    let mut b = Bench::new(Ver::new(), MemConfig::fixed(latency));
+    let mut b = Bench::new(ver(), MemConfig::fixed(latency));
     let mut d = Driver::new(BASE, 6);
     boot(&mut b, &d);
     let clocks = 4000;
@@ -1161,7 +1074,7 @@ fn events_record_layout_per_kind() {
     assert_eq!(Record::mr_suspended(9).w, [0x9_0004, 0, 0, 0]);
     assert_eq!(Record::error(0x21, 4, 77).w, [0x4_2105, 77, 0, 0]);
     // Through the block: word 3's owner bit set, QPN kept, nothing else.
-    let mut b = Bench::new(Ver::new(), idle_mem());
+    let mut b = Bench::new(ver(), idle_mem());
     let mut d = Driver::new(BASE, 1);
     boot(&mut b, &d);
     run_records(&mut b, &mut d, &[pf], 1, 100);
@@ -1297,12 +1210,12 @@ fn random_run(dut: impl Dut, clocks: u64, seed: u64) {
 
 #[test]
 fn events_match_reference_on_verilog_random() {
-    random_run(Ver::new(), 1_000_000, seed());
+    random_run(ver(), 1_000_000, seed());
 }
 
 #[test]
 fn events_verilog_matches_rust_hdl_in_random_lockstep() {
-    random_run(Lock::new(), 5_000, seed());
+    random_run(lockstep(), 5_000, seed());
 }
 
 #[test]

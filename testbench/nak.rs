@@ -14,6 +14,7 @@ use odp_mmu_workshop::harness;
 
 use std::collections::VecDeque;
 
+use harness::dut::Dut;
 use harness::lockstep::Lockstep;
 use harness::monitor::StreamMonitor;
 use harness::seed;
@@ -69,169 +70,101 @@ struct Outs {
     drop: bool,
 }
 
-trait Dut {
-    fn settle(&mut self, i: &Ins) -> Outs;
-    fn tick(&mut self);
-    fn qp_bits(&self) -> u32;
-}
+odp_mmu_workshop::port_map!(SmallPorts for Small {
+    clock: clock,
+    inputs: [
+        rst, pkey, rnr_timer, s_rsp_valid, s_rsp_tag, s_rsp_status, s_rsp_pa, s_rsp_seg_len,
+        s_rsp_last, s_rsp_epoch, s_rsp_op, s_rsp_qpn, s_rsp_rqpn, s_rsp_psn, s_rsp_msn,
+        m_rsp_ready, m_nak_ready, s_qpcmd_valid, s_qpcmd_kind, s_qpcmd_qpn, s_qpcmd_timer,
+    ],
+    outputs: [
+        ready, s_rsp_ready, m_rsp_valid, m_rsp_tag, m_rsp_status, m_rsp_pa, m_rsp_seg_len,
+        m_rsp_last, m_rsp_epoch, m_rsp_op, m_rsp_qpn, m_nak_valid, m_nak_qpn, m_nak_hdr,
+        s_qpcmd_ready, qpcmd_refused, nak_rnr, nak_err, drop,
+    ],
+});
 
-struct Ver {
-    m: Verilated,
-    clk: usize,
+/// A NAK generator under test, and the width of its QP table.
+struct Uut {
+    d: Box<dyn Dut>,
     qp_bits: u32,
 }
 
-impl Ver {
+impl Uut {
+    /// The Verilated Verilog of the 16-QP table.
     fn small() -> Self {
-        Self::new(Small::new(), "nak_small", 4)
+        Self::verilated(Small::new(), "nak_small", 4)
     }
+    /// The Verilated Verilog of the 1024-QP table.
     fn full() -> Self {
-        Self::new(Full::new(), "nak_full", 10)
+        Self::verilated(Full::new(), "nak_full", 10)
     }
-    fn new<B: Block>(mut uut: B, name: &str, qp_bits: u32) -> Self {
-        let m = Verilated::of_block(&mut uut, name);
-        let clk = m.port("clock");
-        Self { m, clk, qp_bits }
+    fn verilated<B: Block>(mut uut: B, name: &str, qp_bits: u32) -> Self {
+        let d = Box::new(Verilated::of_block(&mut uut, name));
+        Self { d, qp_bits }
     }
-}
-
-impl Dut for Ver {
-    fn settle(&mut self, i: &Ins) -> Outs {
-        let m = &mut self.m;
-        let b = i.rsp.unwrap_or_default();
-        let c = i.cmd.unwrap_or_default();
-        for (n, v) in [
-            ("rst", i.rst as u128),
-            ("pkey", i.pkey as u128),
-            ("rnr_timer", i.rnr_timer as u128),
-            ("s_rsp_valid", i.rsp.is_some() as u128),
-            ("s_rsp_tag", b.tag as u128),
-            ("s_rsp_status", b.status as u128),
-            ("s_rsp_pa", b.pa as u128),
-            ("s_rsp_seg_len", b.seg_len as u128),
-            ("s_rsp_last", b.last as u128),
-            ("s_rsp_epoch", b.epoch as u128),
-            ("s_rsp_op", b.op as u128),
-            ("s_rsp_qpn", b.qpn as u128),
-            ("s_rsp_rqpn", b.rqpn as u128),
-            ("s_rsp_psn", b.psn as u128),
-            ("s_rsp_msn", b.msn as u128),
-            ("m_rsp_ready", i.m_rsp_ready as u128),
-            ("m_nak_ready", i.m_nak_ready as u128),
-            ("s_qpcmd_valid", i.cmd.is_some() as u128),
-            ("s_qpcmd_kind", c.kind as u128),
-            ("s_qpcmd_qpn", c.qpn as u128),
-            ("s_qpcmd_timer", c.timer as u128),
-        ] {
-            m.set(n, v);
-        }
-        m.eval();
-        let g = |m: &mut Verilated, n: &str| m.get(n);
-        Outs {
-            ready: g(m, "ready") == 1,
-            s_rsp_ready: g(m, "s_rsp_ready") == 1,
-            s_qpcmd_ready: g(m, "s_qpcmd_ready") == 1,
-            rsp: (g(m, "m_rsp_valid") == 1).then(|| OutBeat {
-                tag: g(m, "m_rsp_tag") as u8,
-                status: g(m, "m_rsp_status") as u8,
-                pa: g(m, "m_rsp_pa") as u64,
-                seg_len: g(m, "m_rsp_seg_len") as u16,
-                last: g(m, "m_rsp_last") == 1,
-                epoch: g(m, "m_rsp_epoch") as u8,
-                op: g(m, "m_rsp_op") as u8,
-                qpn: g(m, "m_rsp_qpn") as u32,
-            }),
-            nak: (g(m, "m_nak_valid") == 1).then(|| Nak {
-                qpn: g(m, "m_nak_qpn") as u32,
-                hdr: g(m, "m_nak_hdr"),
-            }),
-            refused: g(m, "qpcmd_refused") == 1,
-            nak_rnr: g(m, "nak_rnr") == 1,
-            nak_err: g(m, "nak_err") == 1,
-            drop: g(m, "drop") == 1,
-        }
-    }
-    fn tick(&mut self) {
-        self.m.tick_idx(self.clk);
-    }
-    fn qp_bits(&self) -> u32 {
-        self.qp_bits
+    /// The rust-hdl model of the 16-QP table in lockstep with its Verilog.
+    fn lockstep() -> Self {
+        let d = Box::new(Lockstep::of::<SmallPorts>(Small::new(), "nak_small"));
+        Self { d, qp_bits: 4 }
     }
 }
 
-/// The rust-hdl model in lockstep with its Verilog; outputs from rust-hdl.
-struct Lock {
-    ls: Lockstep<Small>,
-}
-
-impl Lock {
-    fn new() -> Self {
-        Self {
-            ls: Lockstep::new(Small::new(), "nak_small", |u, h| u.clock.next = h.into()),
-        }
+/// Drives one clock's inputs.
+fn drive(d: &mut dyn Dut, i: &Ins) {
+    let b = i.rsp.unwrap_or_default();
+    let c = i.cmd.unwrap_or_default();
+    for (n, v) in [
+        ("rst", i.rst as u128),
+        ("pkey", i.pkey as u128),
+        ("rnr_timer", i.rnr_timer as u128),
+        ("s_rsp_valid", i.rsp.is_some() as u128),
+        ("s_rsp_tag", b.tag as u128),
+        ("s_rsp_status", b.status as u128),
+        ("s_rsp_pa", b.pa as u128),
+        ("s_rsp_seg_len", b.seg_len as u128),
+        ("s_rsp_last", b.last as u128),
+        ("s_rsp_epoch", b.epoch as u128),
+        ("s_rsp_op", b.op as u128),
+        ("s_rsp_qpn", b.qpn as u128),
+        ("s_rsp_rqpn", b.rqpn as u128),
+        ("s_rsp_psn", b.psn as u128),
+        ("s_rsp_msn", b.msn as u128),
+        ("m_rsp_ready", i.m_rsp_ready as u128),
+        ("m_nak_ready", i.m_nak_ready as u128),
+        ("s_qpcmd_valid", i.cmd.is_some() as u128),
+        ("s_qpcmd_kind", c.kind as u128),
+        ("s_qpcmd_qpn", c.qpn as u128),
+        ("s_qpcmd_timer", c.timer as u128),
+    ] {
+        d.set(n, v);
     }
 }
 
-impl Dut for Lock {
-    fn settle(&mut self, i: &Ins) -> Outs {
-        let i = *i;
-        self.ls
-            .settle(|_, u| {
-                let b = i.rsp.unwrap_or_default();
-                let c = i.cmd.unwrap_or_default();
-                u.rst.next = i.rst;
-                u.pkey.next = (i.pkey as u64).into();
-                u.rnr_timer.next = (i.rnr_timer as u64).into();
-                u.s_rsp_valid.next = i.rsp.is_some();
-                u.s_rsp_tag.next = (b.tag as u64).into();
-                u.s_rsp_status.next = (b.status as u64).into();
-                u.s_rsp_pa.next = b.pa.into();
-                u.s_rsp_seg_len.next = (b.seg_len as u64).into();
-                u.s_rsp_last.next = b.last;
-                u.s_rsp_epoch.next = (b.epoch as u64).into();
-                u.s_rsp_op.next = (b.op as u64).into();
-                u.s_rsp_qpn.next = (b.qpn as u64).into();
-                u.s_rsp_rqpn.next = (b.rqpn as u64).into();
-                u.s_rsp_psn.next = (b.psn as u64).into();
-                u.s_rsp_msn.next = (b.msn as u64).into();
-                u.m_rsp_ready.next = i.m_rsp_ready;
-                u.m_nak_ready.next = i.m_nak_ready;
-                u.s_qpcmd_valid.next = i.cmd.is_some();
-                u.s_qpcmd_kind.next = (c.kind as u64).into();
-                u.s_qpcmd_qpn.next = (c.qpn as u64).into();
-                u.s_qpcmd_timer.next = (c.timer as u64).into();
-            })
-            .unwrap_or_else(|m| panic!("{m}"));
-        let u = &self.ls.uut;
-        Outs {
-            ready: u.ready.val(),
-            s_rsp_ready: u.s_rsp_ready.val(),
-            s_qpcmd_ready: u.s_qpcmd_ready.val(),
-            rsp: u.m_rsp_valid.val().then(|| OutBeat {
-                tag: u.m_rsp_tag.val().index() as u8,
-                status: u.m_rsp_status.val().index() as u8,
-                pa: u.m_rsp_pa.val().to_u64(),
-                seg_len: u.m_rsp_seg_len.val().index() as u16,
-                last: u.m_rsp_last.val(),
-                epoch: u.m_rsp_epoch.val().index() as u8,
-                op: u.m_rsp_op.val().index() as u8,
-                qpn: u.m_rsp_qpn.val().index() as u32,
-            }),
-            nak: u.m_nak_valid.val().then(|| Nak {
-                qpn: u.m_nak_qpn.val().index() as u32,
-                hdr: u.m_nak_hdr.val().to_u128(),
-            }),
-            refused: u.qpcmd_refused.val(),
-            nak_rnr: u.nak_rnr.val(),
-            nak_err: u.nak_err.val(),
-            drop: u.drop.val(),
-        }
-    }
-    fn tick(&mut self) {
-        self.ls.edge();
-    }
-    fn qp_bits(&self) -> u32 {
-        4
+/// Reads one clock's settled outputs.
+fn read(d: &mut dyn Dut) -> Outs {
+    Outs {
+        ready: d.is("ready"),
+        s_rsp_ready: d.is("s_rsp_ready"),
+        s_qpcmd_ready: d.is("s_qpcmd_ready"),
+        rsp: d.is("m_rsp_valid").then(|| OutBeat {
+            tag: d.get("m_rsp_tag") as u8,
+            status: d.get("m_rsp_status") as u8,
+            pa: d.get("m_rsp_pa") as u64,
+            seg_len: d.get("m_rsp_seg_len") as u16,
+            last: d.is("m_rsp_last"),
+            epoch: d.get("m_rsp_epoch") as u8,
+            op: d.get("m_rsp_op") as u8,
+            qpn: d.get("m_rsp_qpn") as u32,
+        }),
+        nak: d.is("m_nak_valid").then(|| Nak {
+            qpn: d.get("m_nak_qpn") as u32,
+            hdr: d.get("m_nak_hdr"),
+        }),
+        refused: d.is("qpcmd_refused"),
+        nak_rnr: d.is("nak_rnr"),
+        nak_err: d.is("nak_err"),
+        drop: d.is("drop"),
     }
 }
 
@@ -245,8 +178,8 @@ struct Counts {
 }
 
 /// The scoreboard around a DUT: reference, expected queues, monitors.
-struct Bench<D: Dut> {
-    dut: D,
+struct Bench {
+    dut: Uut,
     r: NakRef,
     exp_rsp: VecDeque<OutBeat>,
     exp_nak: VecDeque<Nak>,
@@ -276,9 +209,9 @@ struct Bench<D: Dut> {
     last_take: Option<(u64, u32)>,
 }
 
-impl<D: Dut> Bench<D> {
-    fn new(dut: D) -> Self {
-        let qp_bits = dut.qp_bits();
+impl Bench {
+    fn new(dut: Uut) -> Self {
+        let qp_bits = dut.qp_bits;
         Self {
             dut,
             r: NakRef::new(qp_bits),
@@ -320,7 +253,9 @@ impl<D: Dut> Bench<D> {
     /// One clock; returns the outputs before the edge.
     fn step(&mut self, i: &Ins) -> Outs {
         let c = self.clock;
-        let o = self.dut.settle(i);
+        drive(&mut *self.dut.d, i);
+        self.dut.d.settle();
+        let o = read(&mut *self.dut.d);
         assert_eq!(
             o.ready,
             self.sweep_left == 0,
@@ -348,7 +283,7 @@ impl<D: Dut> Bench<D> {
             self.hw = self.ref_counts();
             self.resets += 1;
             self.last_take = None;
-            self.sweep_left = 1 << self.dut.qp_bits();
+            self.sweep_left = 1 << self.dut.qp_bits;
         } else {
             if o.rsp.is_some() && !self.prev_rsp_valid {
                 self.rsp_valid_at.push(c);
@@ -391,7 +326,7 @@ impl<D: Dut> Bench<D> {
                 }
                 self.last_take = Some((c, b.qpn));
                 self.taken.push((c, b.qpn));
-                if (b.qpn as u64) >> self.dut.qp_bits() != 0 {
+                if (b.qpn as u64) >> self.dut.qp_bits != 0 {
                     self.out_of_range += 1;
                 }
                 if let Some(q) = self.r.qp(b.qpn) {
@@ -414,7 +349,7 @@ impl<D: Dut> Bench<D> {
         }
         self.prev_rsp_valid = o.rsp.is_some() && !i.rst;
         self.prev_nak_valid = o.nak.is_some() && !i.rst;
-        self.dut.tick();
+        self.dut.d.tick();
         self.clock += 1;
         o
     }
@@ -441,12 +376,12 @@ const TIMER: u8 = rnr_timer::RESET_CODE as u8;
 
 /// Runs `items` in order (each offered until taken) with the given output
 /// readiness per clock, then drains; returns the bench.
-fn run<D: Dut>(
-    dut: D,
+fn run(
+    dut: Uut,
     items: &[Item],
     rsp_ready: impl Fn(u64) -> bool,
     nak_ready: impl Fn(u64) -> bool,
-) -> Bench<D> {
+) -> Bench {
     let mut b = Bench::new(dut);
     let mut next = 0;
     let mut quiet = 0;
@@ -517,11 +452,11 @@ fn multi(qpn: u32, psn: u32, beats: usize) -> Vec<Item> {
         .collect()
 }
 
-fn statuses(b: &Bench<impl Dut>) -> Vec<(u32, u8)> {
+fn statuses(b: &Bench) -> Vec<(u32, u8)> {
     b.got_rsp.iter().map(|r| (r.qpn, r.status)).collect()
 }
 
-fn syndromes(b: &Bench<impl Dut>) -> Vec<(u32, u8)> {
+fn syndromes(b: &Bench) -> Vec<(u32, u8)> {
     b.got_nak
         .iter()
         .map(|n| (n.qpn, (n.hdr >> 24) as u8))
@@ -541,7 +476,7 @@ fn rnr_nak_drops_later_psns_until_retransmit() {
         Item::B(beat(3, 100, status::OK)),
         Item::B(beat(3, 101, status::OK)),
     ];
-    let b = run(Ver::small(), &items, always, always);
+    let b = run(Uut::small(), &items, always, always);
     assert_eq!(
         statuses(&b),
         vec![
@@ -571,7 +506,7 @@ fn rnr_retransmission_that_faults_again_gets_rnr_and_nak_again() {
         Item::B(beat(5, 9, status::OK)),
         Item::B(beat(5, 10, status::OK)),
     ];
-    let b = run(Ver::small(), &items, always, always);
+    let b = run(Uut::small(), &items, always, always);
     assert_eq!(
         statuses(&b),
         vec![(5, RNR), (5, RNR), (5, DROP), (5, OK), (5, OK)]
@@ -591,7 +526,7 @@ fn rnr_psn_compare_is_24_bit_across_the_wrap() {
         Item::B(beat(2, 1, status::OK)),
         Item::B(beat(2, 0, status::OK)),
     ];
-    let b = run(Ver::small(), &items, always, always);
+    let b = run(Uut::small(), &items, always, always);
     assert_eq!(
         statuses(&b),
         vec![
@@ -640,7 +575,7 @@ fn nak_header_fields_follow_the_ibta_layout() {
     let mut z = beat(8, 0x00_0000, status::RNR);
     z.rqpn = 0xff_ffff;
     z.msn = 0;
-    let mut bench = Bench::new(Ver::small());
+    let mut bench = Bench::new(Uut::small());
     let mut pending = vec![(z, 0x8001u16, 31u8), (y, 0x7fff, 0), (x, 0xffff, 1)];
     while bench.got_nak.len() < 3 {
         let (b, pkey, t) = pending.last().copied().unwrap_or((x, 0, 0));
@@ -684,7 +619,7 @@ fn nak_back_to_back_responses_of_one_qp_see_each_others_state() {
         Item::B(beat(2, 11, status::OK)),
         Item::B(beat(2, 12, status::OK)),
     ];
-    let b = run(Ver::small(), &items, always, always);
+    let b = run(Uut::small(), &items, always, always);
     assert_eq!(
         statuses(&b),
         vec![
@@ -725,7 +660,7 @@ fn nak_multi_beat_answer_is_swallowed_after_drop_or_fatal() {
         }
     }
     items.extend(local); // local: passes whole
-    let b = run(Ver::small(), &items, always, always);
+    let b = run(Uut::small(), &items, always, always);
     assert_eq!(
         statuses(&b),
         vec![
@@ -755,7 +690,7 @@ fn nak_backpressure_holds_responses_and_loses_no_nak() {
     let items: Vec<Item> = (0..40)
         .map(|k| Item::B(beat(k % 16, 1000 + k, status::RNR)))
         .collect();
-    let b = run(Ver::small(), &items, |c| c % 3 != 0, |c| c > 300);
+    let b = run(Uut::small(), &items, |c| c % 3 != 0, |c| c > 300);
     assert_eq!(b.got_nak.len(), 40 - 24, "the first RNR of each QP NAKs");
     assert!(
         b.input_stalls > 250,
@@ -800,7 +735,7 @@ fn nak_qp_commands_reset_error_and_timer_override() {
         cmd(qp_cmd::SET_TIMER, 3, 31),
         Item::B(beat(3, 1, status::RNR)), // the retransmission faults again: 0x3f
     ];
-    let b = run(Ver::small(), &items, always, always);
+    let b = run(Uut::small(), &items, always, always);
     assert_eq!(
         statuses(&b),
         vec![
@@ -847,7 +782,7 @@ fn nak_local_ops_pass_unchanged_whatever_the_qp_state() {
         b.op = op::LOCAL_READ as u8;
         items.push(Item::B(b));
     }
-    let b = run(Ver::small(), &items, always, always);
+    let b = run(Uut::small(), &items, always, always);
     assert_eq!(
         statuses(&b),
         vec![(1, RNR), (1, OK), (1, STALL), (2, OK), (2, ACCESS_ERR)]
@@ -871,7 +806,7 @@ fn nak_qpn_beyond_the_table_is_a_clear_qp_and_changes_no_state() {
         Item::B(beat(0, 7, status::OK)),
         Item::B(beat(0x10_0000, 7, status::ACCESS_ERR)), // NAK 0x62
     ];
-    let b = run(Ver::small(), &items, always, always);
+    let b = run(Uut::small(), &items, always, always);
     assert_eq!(
         statuses(&b),
         vec![
@@ -888,7 +823,7 @@ fn nak_qpn_beyond_the_table_is_a_clear_qp_and_changes_no_state() {
 
 #[test]
 fn nak_reset_clears_every_qp_and_takes_nothing_until_ready() {
-    let mut b = Bench::new(Ver::small());
+    let mut b = Bench::new(Uut::small());
     let idle = Ins {
         pkey: PKEY,
         rnr_timer: TIMER,
@@ -938,7 +873,7 @@ fn nak_reset_clears_every_qp_and_takes_nothing_until_ready() {
 #[test]
 fn nak_answer_and_its_nak_are_valid_latency_clocks_after_the_beat_is_taken() {
     let b = run(
-        Ver::small(),
+        Uut::small(),
         &[Item::B(beat(1, 1, status::ACCESS_ERR))],
         always,
         always,
@@ -957,7 +892,7 @@ fn nak_full_size_table_sees_high_qpns_and_no_aliasing() {
         Item::B(beat(1024, 5, status::OK)),
         Item::B(beat(1023, 4, status::OK)),
     ];
-    let b = run(Ver::full(), &items, always, always);
+    let b = run(Uut::full(), &items, always, always);
     assert_eq!(
         statuses(&b),
         vec![(1023, RNR), (511, OK), (1023, DROP), (1024, OK), (1023, OK)]
@@ -966,8 +901,8 @@ fn nak_full_size_table_sees_high_qpns_and_no_aliasing() {
 
 /// Random traffic: a response generator with hot QPs and retransmissions,
 /// commands, resets, phases of backpressure.
-fn random_run(dut: impl Dut, clocks: u64, seed: u64) {
-    let qp_bits = dut.qp_bits();
+fn random_run(dut: Uut, clocks: u64, seed: u64) {
+    let qp_bits = dut.qp_bits;
     let mut rng = StdRng::seed_from_u64(seed);
     let mut b = Bench::new(dut);
     let hot: Vec<u32> = (0..5).map(|_| rng.gen_range(0..1u32 << qp_bits)).collect();
@@ -1130,13 +1065,13 @@ fn random_run(dut: impl Dut, clocks: u64, seed: u64) {
 #[test]
 fn nak_matches_reference_on_verilog_random() {
     let seed = seed();
-    random_run(Ver::small(), 100_000, seed);
-    random_run(Ver::full(), 100_000, seed);
+    random_run(Uut::small(), 100_000, seed);
+    random_run(Uut::full(), 100_000, seed);
 }
 
 #[test]
 fn nak_verilog_matches_rust_hdl_in_random_lockstep() {
-    random_run(Lock::new(), 3_000, seed());
+    random_run(Uut::lockstep(), 3_000, seed());
 }
 
 #[test]

@@ -161,6 +161,10 @@ read_as!(Out);
 ///
 /// Both backends check at construction that the lists name every port of
 /// the block exactly once, with its direction.
+///
+/// A block generic over constants gets one map for all its sizes:
+/// `port_map!(TlbPorts<const S: usize, const M: usize> for Tlb<S, M> { ... })`,
+/// used as `Lockstep::of::<TlbPorts<2, 3>>(...)`.
 #[macro_export]
 macro_rules! port_map {
     ($name:ident for $ty:ty { clock: $clock:ident, inputs: [$($i:ident),* $(,)?], outputs: [$($o:ident),* $(,)?] $(,)? }) => {
@@ -168,6 +172,33 @@ macro_rules! port_map {
         struct $name;
 
         impl $crate::harness::dut::PortMap for $name {
+            type Block = $ty;
+            fn set_port(uut: &mut $ty, port: &str, value: u128) {
+                match port {
+                    $(stringify!($i) => $crate::harness::dut::DriveFrom::drive_from(&mut uut.$i, value),)*
+                    _ => panic!("{} has no input port {port}", stringify!($ty)),
+                }
+            }
+            fn get_port(uut: &$ty, port: &str) -> u128 {
+                match port {
+                    $(stringify!($o) => $crate::harness::dut::ReadAs::read_as(&uut.$o),)*
+                    $(stringify!($i) => $crate::harness::dut::ReadAs::read_as(&uut.$i),)*
+                    _ => panic!("{} has no port {port}", stringify!($ty)),
+                }
+            }
+            fn set_clock(uut: &mut $ty, level: bool) {
+                uut.$clock.next = level.into();
+            }
+            fn port_names() -> (&'static [&'static str], &'static [&'static str]) {
+                (&[$(stringify!($i)),*], &[$(stringify!($o)),*])
+            }
+        }
+    };
+    ($name:ident<$(const $g:ident: $gt:ty),+ $(,)?> for $ty:ty { clock: $clock:ident, inputs: [$($i:ident),* $(,)?], outputs: [$($o:ident),* $(,)?] $(,)? }) => {
+        /// The ports of the block under test, by name, for every size.
+        struct $name<$(const $g: $gt),+>;
+
+        impl<$(const $g: $gt),+> $crate::harness::dut::PortMap for $name<$($g),+> {
             type Block = $ty;
             fn set_port(uut: &mut $ty, port: &str, value: u128) {
                 match port {

@@ -16,6 +16,7 @@ use odp_mmu_workshop::models::mr_check;
 use std::sync::Mutex;
 use std::time::Instant;
 
+use harness::dut::Dut;
 use harness::lockstep::Lockstep;
 use harness::verilated::Verilated;
 use mr_check::*;
@@ -58,188 +59,72 @@ struct Outs {
     res_cross: bool,
 }
 
-/// A device under test: one clock of stimulus in, the outputs of that clock out.
-trait Dut {
-    fn clock(&mut self, s: &Stim) -> Outs;
+// Serializes model builds: the first test of a configuration builds it, the
+// others find it in the cache instead of compiling the same model in parallel
+// (the harness makes parallel builds safe, not shared).
+static BUILD: Mutex<()> = Mutex::new(());
+
+odp_mmu_workshop::port_map!(MrTablePorts<const B: usize> for MrTable<B> {
+    clock: clock,
+    inputs: [
+        rst, wr_valid, wr_index, wr_tag, wr_pd, wr_base_va, wr_length, wr_access, wr_root,
+        wr_levels_m1, wr_state, st_valid, st_index, st_state, lk_valid, lk_key, lk_pd, lk_va,
+        lk_len, lk_op,
+    ],
+    outputs: [
+        ready, res_valid, res_status, res_mr, res_off, res_root, res_levels_m1, res_cross,
+    ],
+});
+
+fn drive(d: &mut dyn Dut, s: &Stim) {
+    d.set("rst", s.rst as u128);
+    d.set("wr_valid", s.wr_valid as u128);
+    d.set("wr_index", s.wr_index as u128);
+    d.set("wr_tag", s.wr.tag as u128);
+    d.set("wr_pd", s.wr.pd as u128);
+    d.set("wr_base_va", s.wr.base_va as u128);
+    d.set("wr_length", s.wr.length as u128);
+    d.set("wr_access", s.wr.access as u128);
+    d.set("wr_root", s.wr.root as u128);
+    d.set("wr_levels_m1", s.wr.levels_m1 as u128);
+    d.set("wr_state", s.wr.state as u128);
+    d.set("st_valid", s.st_valid as u128);
+    d.set("st_index", s.st_index as u128);
+    d.set("st_state", s.st_state as u128);
+    d.set("lk_valid", s.lk_valid as u128);
+    d.set("lk_key", s.lk.key as u128);
+    d.set("lk_pd", s.lk.pd as u128);
+    d.set("lk_va", s.lk.va as u128);
+    d.set("lk_len", s.lk.len as u128);
+    d.set("lk_op", s.lk.op as u128);
 }
 
-fn bits<const N: usize>(v: u64) -> Bits<N> {
-    let mask = if N >= 64 { u64::MAX } else { (1u64 << N) - 1 };
-    (v & mask).into()
-}
-
-fn val<const N: usize>(b: Bits<N>) -> u64 {
-    b.into()
-}
-
-fn drive<const B: usize>(u: &mut MrTable<B>, s: &Stim) {
-    u.rst.next = s.rst;
-    u.wr_valid.next = s.wr_valid;
-    u.wr_index.next = bits(s.wr_index as u64);
-    u.wr_tag.next = bits(s.wr.tag as u64);
-    u.wr_pd.next = bits(s.wr.pd as u64);
-    u.wr_base_va.next = bits(s.wr.base_va);
-    u.wr_length.next = bits(s.wr.length);
-    u.wr_access.next = bits(s.wr.access as u64);
-    u.wr_root.next = bits(s.wr.root);
-    u.wr_levels_m1.next = bits(s.wr.levels_m1 as u64);
-    u.wr_state.next = bits(s.wr.state as u64);
-    u.st_valid.next = s.st_valid;
-    u.st_index.next = bits(s.st_index as u64);
-    u.st_state.next = bits(s.st_state as u64);
-    u.lk_valid.next = s.lk_valid;
-    u.lk_key.next = bits(s.lk.key as u64);
-    u.lk_pd.next = bits(s.lk.pd as u64);
-    u.lk_va.next = bits(s.lk.va);
-    u.lk_len.next = bits(s.lk.len as u64);
-    u.lk_op.next = bits(s.lk.op as u64);
-}
-
-fn sample<const B: usize>(u: &MrTable<B>) -> Outs {
+fn read(d: &mut dyn Dut) -> Outs {
     Outs {
-        ready: u.ready.val(),
-        res_valid: u.res_valid.val(),
-        res_status: val(u.res_status.val()) as u8,
-        res_mr: val(u.res_mr.val()) as usize,
-        res_off: val(u.res_off.val()),
-        res_root: val(u.res_root.val()),
-        res_levels_m1: val(u.res_levels_m1.val()) as u8,
-        res_cross: u.res_cross.val(),
+        ready: d.is("ready"),
+        res_valid: d.is("res_valid"),
+        res_status: d.get("res_status") as u8,
+        res_mr: d.get("res_mr") as usize,
+        res_off: d.get("res_off") as u64,
+        res_root: d.get("res_root") as u64,
+        res_levels_m1: d.get("res_levels_m1") as u8,
+        res_cross: d.is("res_cross"),
     }
+}
+
+/// One clock of stimulus in, the outputs of that clock out.
+fn clock(d: &mut dyn Dut, s: &Stim) -> Outs {
+    drive(d, s);
+    d.settle();
+    let o = read(d);
+    d.tick();
+    o
 }
 
 fn verilog<const B: usize>() -> String {
     let mut uut = MrTable::<B>::new();
     uut.connect_all();
     odp_mmu::verilog::generate(&uut, &format!("mr_table_{B}"))
-}
-
-// Serializes model builds: the first test of a configuration builds it, the
-// others find it in the cache instead of compiling the same model in parallel.
-static BUILD: Mutex<()> = Mutex::new(());
-
-/// The rust-hdl model and its Verilated Verilog, compared every clock.
-struct LockstepDut<const B: usize>(Box<Lockstep<MrTable<B>>>);
-
-impl<const B: usize> LockstepDut<B> {
-    fn new() -> Self {
-        let _guard = BUILD.lock().unwrap_or_else(|e| e.into_inner());
-        Self(Box::new(Lockstep::new(
-            MrTable::<B>::new(),
-            &format!("mr_table_{B}"),
-            |u, h| u.clock.next = h.into(),
-        )))
-    }
-}
-
-impl<const B: usize> Dut for LockstepDut<B> {
-    fn clock(&mut self, s: &Stim) -> Outs {
-        let mut o = Outs::default();
-        self.0
-            .step(|_, u| drive(u, s), |_, u| o = sample(u))
-            .unwrap_or_else(|m| panic!("{m}"));
-        o
-    }
-}
-
-/// The Verilated Verilog alone (millions of clocks per second).
-struct VerilatedDut {
-    m: Verilated,
-    clk: usize,
-    inp: [usize; 20],
-    out: [usize; 8],
-}
-
-impl VerilatedDut {
-    fn new<const B: usize>() -> Self {
-        let m = {
-            let _guard = BUILD.lock().unwrap_or_else(|e| e.into_inner());
-            Verilated::of_block(&mut MrTable::<B>::new(), &format!("mr_table_{B}"))
-        };
-        let inp = [
-            "rst",
-            "wr_valid",
-            "wr_index",
-            "wr_tag",
-            "wr_pd",
-            "wr_base_va",
-            "wr_length",
-            "wr_access",
-            "wr_root",
-            "wr_levels_m1",
-            "wr_state",
-            "st_valid",
-            "st_index",
-            "st_state",
-            "lk_valid",
-            "lk_key",
-            "lk_pd",
-            "lk_va",
-            "lk_len",
-            "lk_op",
-        ]
-        .map(|n| m.port(n));
-        let out = [
-            "ready",
-            "res_valid",
-            "res_status",
-            "res_mr",
-            "res_off",
-            "res_root",
-            "res_levels_m1",
-            "res_cross",
-        ]
-        .map(|n| m.port(n));
-        Self {
-            clk: m.port("clock"),
-            m,
-            inp,
-            out,
-        }
-    }
-}
-
-impl Dut for VerilatedDut {
-    fn clock(&mut self, s: &Stim) -> Outs {
-        let v = [
-            s.rst as u128,
-            s.wr_valid as u128,
-            s.wr_index as u128,
-            s.wr.tag as u128,
-            s.wr.pd as u128,
-            s.wr.base_va as u128,
-            s.wr.length as u128,
-            s.wr.access as u128,
-            s.wr.root as u128,
-            s.wr.levels_m1 as u128,
-            s.wr.state as u128,
-            s.st_valid as u128,
-            s.st_index as u128,
-            s.st_state as u128,
-            s.lk_valid as u128,
-            s.lk.key as u128,
-            s.lk.pd as u128,
-            s.lk.va as u128,
-            s.lk.len as u128,
-            s.lk.op as u128,
-        ];
-        for (p, x) in self.inp.iter().zip(v) {
-            self.m.set_idx(*p, x);
-        }
-        self.m.eval();
-        let g: Vec<u64> = self.out.iter().map(|&p| self.m.get_idx(p) as u64).collect();
-        self.m.tick_idx(self.clk);
-        Outs {
-            ready: g[0] != 0,
-            res_valid: g[1] != 0,
-            res_status: g[2] as u8,
-            res_mr: g[3] as usize,
-            res_off: g[4],
-            res_root: g[5],
-            res_levels_m1: g[6] as u8,
-            res_cross: g[7] != 0,
-        }
-    }
 }
 
 // ------------------------------------------------- reference and monitors
@@ -435,12 +320,18 @@ struct Answer {
 }
 
 impl Tb {
+    /// The rust-hdl model and its Verilated Verilog, compared every clock.
     fn lockstep<const B: usize>() -> Self {
-        Self::with(Box::new(LockstepDut::<B>::new()), B)
+        let _guard = BUILD.lock().unwrap_or_else(|e| e.into_inner());
+        let dut = Lockstep::of::<MrTablePorts<B>>(MrTable::<B>::new(), &format!("mr_table_{B}"));
+        Self::with(Box::new(dut), B)
     }
 
+    /// The Verilated Verilog alone (millions of clocks per second).
     fn verilated<const B: usize>() -> Self {
-        Self::with(Box::new(VerilatedDut::new::<B>()), B)
+        let _guard = BUILD.lock().unwrap_or_else(|e| e.into_inner());
+        let dut = Verilated::of_block(&mut MrTable::<B>::new(), &format!("mr_table_{B}"));
+        Self::with(Box::new(dut), B)
     }
 
     fn with(dut: Box<dyn Dut>, b: usize) -> Self {
@@ -454,7 +345,7 @@ impl Tb {
     }
 
     fn step(&mut self, s: Stim) -> Outs {
-        let o = self.dut.clock(&s);
+        let o = clock(&mut *self.dut, &s);
         let idx_bits = self.entries.trailing_zeros();
         self.monitor.step(self.clock, idx_bits, &s, &o);
         self.reference.step(self.clock, &s, &o);

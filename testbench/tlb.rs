@@ -18,6 +18,7 @@ use odp_mmu_workshop::models::tlb_model;
 use std::collections::HashMap;
 use std::time::Instant;
 
+use harness::dut::{Dut, Locked, Rhdl};
 use harness::lockstep::Lockstep;
 use harness::verilated::Verilated;
 use odp_mmu::spec::page_size::{SIZE_1G, SIZE_2M, SIZE_4K};
@@ -33,145 +34,71 @@ type SmallTlb = Tlb<2, 3, 4>;
 // Backends
 // ---------------------------------------------------------------------------
 
-/// A TLB implementation driven one clock at a time.
-trait Dut {
-    /// Outputs in the current clock (functions of registers only).
-    fn outs(&mut self) -> TlbOuts;
-    /// Applies `ins` for the current clock and runs its rising edge.
-    fn clock(&mut self, ins: &TlbIns);
-}
+odp_mmu_workshop::port_map!(TlbPorts<const S: usize, const M: usize, const H: usize> for Tlb<S, M, H> {
+    clock: clock,
+    inputs: [
+        rst, lk_valid, lk_mr, lk_va, lk_off, fill_valid, fill_mr, fill_va, fill_off, fill_ppn,
+        fill_size, fill_writable, inv_valid, inv_kind, inv_mr, inv_va_lo, inv_va_hi, inv_off_lo,
+        inv_off_hi,
+    ],
+    outputs: [
+        ready, res_valid, res_hit, res_ppn, res_size, res_writable, res_multi_hit, fill_ready,
+        inv_ready, inv_done,
+    ],
+});
 
-fn apply<const S: usize, const M: usize, const H: usize>(u: &mut Tlb<S, M, H>, i: &TlbIns) {
-    u.rst.next = i.rst;
-    u.lk_valid.next = i.lk_valid;
-    u.lk_mr.next = i.lk_mr.into();
-    u.lk_va.next = i.lk_va.into();
-    u.lk_off.next = i.lk_off.into();
-    u.fill_valid.next = i.fill_valid;
-    u.fill_mr.next = i.fill_mr.into();
-    u.fill_va.next = i.fill_va.into();
-    u.fill_off.next = i.fill_off.into();
-    u.fill_ppn.next = i.fill_ppn.into();
-    u.fill_size.next = i.fill_size.into();
-    u.fill_writable.next = i.fill_writable;
-    u.inv_valid.next = i.inv_valid;
-    u.inv_kind.next = i.inv_kind.into();
-    u.inv_mr.next = i.inv_mr.into();
-    u.inv_va_lo.next = i.inv_va_lo.into();
-    u.inv_va_hi.next = i.inv_va_hi.into();
-    u.inv_off_lo.next = i.inv_off_lo.into();
-    u.inv_off_hi.next = i.inv_off_hi.into();
-}
-
-fn read<const S: usize, const M: usize, const H: usize>(u: &Tlb<S, M, H>) -> TlbOuts {
+/// Outputs in the current clock (functions of registers only).
+fn outs(d: &mut dyn Dut) -> TlbOuts {
     TlbOuts {
-        ready: u.ready.val(),
-        res_valid: u.res_valid.val(),
-        res_hit: u.res_hit.val(),
-        res_ppn: u.res_ppn.val().to_u64(),
-        res_size: u.res_size.val().to_u64(),
-        res_writable: u.res_writable.val(),
-        res_multi_hit: u.res_multi_hit.val(),
-        fill_ready: u.fill_ready.val(),
-        inv_ready: u.inv_ready.val(),
-        inv_done: u.inv_done.val(),
+        ready: d.is("ready"),
+        res_valid: d.is("res_valid"),
+        res_hit: d.is("res_hit"),
+        res_ppn: d.get("res_ppn") as u64,
+        res_size: d.get("res_size") as u64,
+        res_writable: d.is("res_writable"),
+        res_multi_hit: d.is("res_multi_hit"),
+        fill_ready: d.is("fill_ready"),
+        inv_ready: d.is("inv_ready"),
+        inv_done: d.is("inv_done"),
     }
+}
+
+/// Applies `i` for the current clock and runs its rising edge.
+fn clock(d: &mut dyn Dut, i: &TlbIns) {
+    d.set("rst", i.rst as u128);
+    d.set("lk_valid", i.lk_valid as u128);
+    d.set("lk_mr", i.lk_mr as u128);
+    d.set("lk_va", i.lk_va as u128);
+    d.set("lk_off", i.lk_off as u128);
+    d.set("fill_valid", i.fill_valid as u128);
+    d.set("fill_mr", i.fill_mr as u128);
+    d.set("fill_va", i.fill_va as u128);
+    d.set("fill_off", i.fill_off as u128);
+    d.set("fill_ppn", i.fill_ppn as u128);
+    d.set("fill_size", i.fill_size as u128);
+    d.set("fill_writable", i.fill_writable as u128);
+    d.set("inv_valid", i.inv_valid as u128);
+    d.set("inv_kind", i.inv_kind as u128);
+    d.set("inv_mr", i.inv_mr as u128);
+    d.set("inv_va_lo", i.inv_va_lo as u128);
+    d.set("inv_va_hi", i.inv_va_hi as u128);
+    d.set("inv_off_lo", i.inv_off_lo as u128);
+    d.set("inv_off_hi", i.inv_off_hi as u128);
+    d.settle();
+    d.tick();
 }
 
 /// The rust-hdl model alone, driven directly (no threads).
-struct Rhdl<const S: usize, const M: usize, const H: usize> {
-    uut: Box<Tlb<S, M, H>>,
-}
-
-impl<const S: usize, const M: usize, const H: usize> Rhdl<S, M, H> {
-    fn new() -> Self {
-        let mut uut = Box::new(Tlb::<S, M, H>::new());
-        uut.connect_all();
-        uut.clock.next = false.into();
-        assert!(simulate(uut.as_mut(), 10_000));
-        Self { uut }
-    }
-}
-
-impl<const S: usize, const M: usize, const H: usize> Dut for Rhdl<S, M, H> {
-    fn outs(&mut self) -> TlbOuts {
-        read(&self.uut)
-    }
-    fn clock(&mut self, ins: &TlbIns) {
-        apply(self.uut.as_mut(), ins);
-        assert!(simulate(self.uut.as_mut(), 10_000), "does not settle");
-        for level in [true, false] {
-            self.uut.clock.next = level.into();
-            assert!(simulate(self.uut.as_mut(), 10_000), "does not settle");
-        }
-    }
+fn rhdl<const S: usize, const M: usize, const H: usize>() -> Rhdl<TlbPorts<S, M, H>> {
+    Rhdl::new(Tlb::<S, M, H>::new())
 }
 
 /// The rust-hdl model and the Verilated Verilog, compared every clock.
-struct Lock<const S: usize, const M: usize, const H: usize> {
-    ls: Lockstep<Tlb<S, M, H>>,
+fn lockstep<const S: usize, const M: usize, const H: usize>(
+    name: &str,
+) -> Locked<TlbPorts<S, M, H>> {
+    Lockstep::of::<TlbPorts<S, M, H>>(Tlb::<S, M, H>::new(), name)
 }
-
-impl<const S: usize, const M: usize, const H: usize> Lock<S, M, H> {
-    fn new(name: &str) -> Self {
-        Self {
-            ls: Lockstep::new(Tlb::<S, M, H>::new(), name, |u, h| u.clock.next = h.into()),
-        }
-    }
-}
-
-impl<const S: usize, const M: usize, const H: usize> Dut for Lock<S, M, H> {
-    fn outs(&mut self) -> TlbOuts {
-        read(&self.ls.uut)
-    }
-    fn clock(&mut self, ins: &TlbIns) {
-        self.ls
-            .step(|_, u| apply(u, ins), |_, _| {})
-            .unwrap_or_else(|m| panic!("{m}"));
-    }
-}
-
-/// Port indices of the Verilated model.
-struct Ver {
-    m: Verilated,
-    clk: usize,
-    ins: [usize; 19],
-    outs: [usize; 10],
-}
-
-const IN_PORTS: [&str; 19] = [
-    "rst",
-    "lk_valid",
-    "lk_mr",
-    "lk_va",
-    "lk_off",
-    "fill_valid",
-    "fill_mr",
-    "fill_va",
-    "fill_off",
-    "fill_ppn",
-    "fill_size",
-    "fill_writable",
-    "inv_valid",
-    "inv_kind",
-    "inv_mr",
-    "inv_va_lo",
-    "inv_va_hi",
-    "inv_off_lo",
-    "inv_off_hi",
-];
-const OUT_PORTS: [&str; 10] = [
-    "ready",
-    "res_valid",
-    "res_hit",
-    "res_ppn",
-    "res_size",
-    "res_writable",
-    "res_multi_hit",
-    "fill_ready",
-    "inv_ready",
-    "inv_done",
-];
 
 fn verilog<const S: usize, const M: usize, const H: usize>(name: &str) -> String {
     let mut uut = Tlb::<S, M, H>::new();
@@ -179,60 +106,9 @@ fn verilog<const S: usize, const M: usize, const H: usize>(name: &str) -> String
     odp_mmu::verilog::generate(&uut, name)
 }
 
-impl Ver {
-    fn new<const S: usize, const M: usize, const H: usize>(name: &str) -> Self {
-        let m = Verilated::of_block(&mut Tlb::<S, M, H>::new(), name);
-        let clk = m.port("clock");
-        let ins = IN_PORTS.map(|p| m.port(p));
-        let outs = OUT_PORTS.map(|p| m.port(p));
-        Self { m, clk, ins, outs }
-    }
-}
-
-impl Dut for Ver {
-    fn outs(&mut self) -> TlbOuts {
-        let o = self.outs.map(|i| self.m.get_idx(i) as u64);
-        TlbOuts {
-            ready: o[0] != 0,
-            res_valid: o[1] != 0,
-            res_hit: o[2] != 0,
-            res_ppn: o[3],
-            res_size: o[4],
-            res_writable: o[5] != 0,
-            res_multi_hit: o[6] != 0,
-            fill_ready: o[7] != 0,
-            inv_ready: o[8] != 0,
-            inv_done: o[9] != 0,
-        }
-    }
-    fn clock(&mut self, i: &TlbIns) {
-        let v = [
-            i.rst as u64,
-            i.lk_valid as u64,
-            i.lk_mr,
-            i.lk_va,
-            i.lk_off,
-            i.fill_valid as u64,
-            i.fill_mr,
-            i.fill_va,
-            i.fill_off,
-            i.fill_ppn,
-            i.fill_size,
-            i.fill_writable as u64,
-            i.inv_valid as u64,
-            i.inv_kind,
-            i.inv_mr,
-            i.inv_va_lo,
-            i.inv_va_hi,
-            i.inv_off_lo,
-            i.inv_off_hi,
-        ];
-        for (k, &idx) in self.ins.iter().enumerate() {
-            self.m.set_idx(idx, v[k] as u128);
-        }
-        self.m.eval();
-        self.m.tick_idx(self.clk);
-    }
+/// The Verilated Verilog alone.
+fn verilated<const S: usize, const M: usize, const H: usize>(name: &str) -> Verilated {
+    Verilated::of_block(&mut Tlb::<S, M, H>::new(), name)
 }
 
 // ---------------------------------------------------------------------------
@@ -269,7 +145,7 @@ impl<D: Dut> Bench<D> {
     /// `ins` (its `lk_off` is supplied here; `off` is the off of the lookup
     /// in `ins`, if any) to both.
     fn step(&mut self, mut ins: TlbIns, off: u64) -> TlbOuts {
-        let got = self.dut.outs();
+        let got = outs(&mut self.dut);
         let want = self.r.outs();
         if got != want {
             for (c, i, o) in &self.history {
@@ -294,7 +170,7 @@ impl<D: Dut> Bench<D> {
             self.history.pop_front();
         }
         self.history.push_back((self.clock, ins, got));
-        self.dut.clock(&ins);
+        clock(&mut self.dut, &ins);
         self.r.clock(&ins);
         self.clock += 1;
         got
@@ -315,7 +191,7 @@ impl<D: Dut> Bench<D> {
             0,
         );
         let start = self.clock;
-        while !self.dut.outs().ready {
+        while !outs(&mut self.dut).ready {
             self.idle(1);
         }
         self.clock - start
@@ -324,7 +200,7 @@ impl<D: Dut> Bench<D> {
     /// Issues a lookup as soon as `ready` allows; returns the outputs of
     /// the clock its result is presented in (four clocks later).
     fn lookup(&mut self, mr: u64, va: u64, off: u64) -> TlbOuts {
-        while !self.dut.outs().ready {
+        while !outs(&mut self.dut).ready {
             self.idle(1);
         }
         let ins = TlbIns {
@@ -465,14 +341,14 @@ fn t4k(ppn: u64, writable: bool) -> Option<Translation> {
     })
 }
 
-fn small() -> Bench<Rhdl<2, 3, 4>> {
-    let mut b = Bench::new(Rhdl::<2, 3, 4>::new(), 2, 4);
+fn small() -> Bench<Rhdl<TlbPorts<2, 3, 4>>> {
+    let mut b = Bench::new(rhdl::<2, 3, 4>(), 2, 4);
     b.reset();
     b
 }
 
-fn default_cfg() -> Bench<Rhdl<8, 8, 32>> {
-    let mut b = Bench::new(Rhdl::<8, 8, 32>::new(), 8, 32);
+fn default_cfg() -> Bench<Rhdl<TlbPorts<8, 8, 32>>> {
+    let mut b = Bench::new(rhdl::<8, 8, 32>(), 8, 32);
     b.reset();
     b
 }
@@ -815,7 +691,7 @@ fn tlb_fill_racing_an_invalidation_does_not_survive_it() {
         b.offer_fill(f);
     }
     let mut done = false;
-    while !b.dut.outs().ready {
+    while !outs(&mut b.dut).ready {
         done |= b.step(TlbIns::default(), 0).inv_done;
     }
     done |= b.step(TlbIns::default(), 0).inv_done;
@@ -1314,7 +1190,7 @@ fn run_random<D: Dut>(
             ("fills dropped", r.fills_dropped, 1),
         ]
     }) {
-        let o = b.dut.outs();
+        let o = outs(&mut b.dut);
         let (ins, off) = stim.next(&o, c);
         b.step(ins, off);
         c += 1;
@@ -1329,23 +1205,23 @@ fn run_random<D: Dut>(
 
 #[test]
 fn tlb_random_against_reference_small() {
-    run_random(Rhdl::<2, 3, 4>::new(), 2, 3, 4, 100_000, seed());
+    run_random(rhdl::<2, 3, 4>(), 2, 3, 4, 100_000, seed());
 }
 
 #[test]
 fn tlb_random_against_reference_default() {
-    run_random(Rhdl::<8, 8, 32>::new(), 8, 8, 32, 40_000, seed());
+    run_random(rhdl::<8, 8, 32>(), 8, 8, 32, 40_000, seed());
 }
 
 #[test]
 fn tlb_random_lockstep_verilog_matches_rust_hdl_small() {
-    run_random(Lock::<2, 3, 4>::new("tlb_small"), 2, 3, 4, 20_000, seed());
+    run_random(lockstep::<2, 3, 4>("tlb_small"), 2, 3, 4, 20_000, seed());
 }
 
 #[test]
 fn tlb_random_lockstep_verilog_matches_rust_hdl_default() {
     run_random(
-        Lock::<8, 8, 32>::new("tlb_default"),
+        lockstep::<8, 8, 32>("tlb_default"),
         8,
         8,
         32,
@@ -1357,7 +1233,14 @@ fn tlb_random_lockstep_verilog_matches_rust_hdl_default() {
 #[test]
 fn tlb_random_long_run_on_verilog_small() {
     let start = Instant::now();
-    run_random(Ver::new::<2, 3, 4>("tlb_small"), 2, 3, 4, 2_000_000, seed());
+    run_random(
+        verilated::<2, 3, 4>("tlb_small"),
+        2,
+        3,
+        4,
+        2_000_000,
+        seed(),
+    );
     println!("{:.1} s", start.elapsed().as_secs_f64());
 }
 
@@ -1365,7 +1248,7 @@ fn tlb_random_long_run_on_verilog_small() {
 fn tlb_random_long_run_on_verilog_default() {
     let start = Instant::now();
     run_random(
-        Ver::new::<8, 8, 32>("tlb_default"),
+        verilated::<8, 8, 32>("tlb_default"),
         8,
         8,
         32,

@@ -22,10 +22,12 @@ use odp_mmu_workshop::models;
 use std::collections::{HashMap, VecDeque};
 use std::sync::Mutex;
 
+use harness::dut::{AxiPorts, Dut, Locked};
 use harness::lockstep::Lockstep;
 use harness::verilated::Verilated;
 use models::host_memory::{
-    AxiMonitor, HostMemory, MasterOut, MemConfig, SlaveOut, RESP_DECERR, RESP_OKAY, RESP_SLVERR,
+    AxiMonitor, HostMemory, MasterOut, MemConfig, RBeat, SlaveOut, RESP_DECERR, RESP_OKAY,
+    RESP_SLVERR,
 };
 use models::page_table::{
     out_of_reach, pte_address, walk_step, walk_trace, MrTables, Outcome, PageTableBuilder, Step,
@@ -50,12 +52,6 @@ struct Inputs {
     req_levels_m1: u8,
     done_ready: bool,
     flush: bool,
-    arready: bool,
-    rvalid: bool,
-    rid: u8,
-    rdata: u64,
-    rresp: u8,
-    rlast: bool,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -72,137 +68,77 @@ struct Outputs {
     done_size: u8,
     done_writable: bool,
     done_stale: bool,
-    arvalid: bool,
-    arid: u8,
-    araddr: u64,
-    arlen: u8,
-    arsize: u8,
-    arburst: u8,
-    rready: bool,
+    /// The AXI4 read master (`m_axi_*`).
+    axi: MasterOut,
 }
 
-/// One clock: apply `i`, settle, return the outputs, then the rising edge.
-trait Dut {
-    fn cycle(&mut self, i: &Inputs) -> Outputs;
-}
+odp_mmu_workshop::port_map!(WalkerPorts<const S: usize> for Walker<S> {
+    clock: clock,
+    inputs: [
+        rst, req_valid, req_mr, req_off, req_root, req_levels_m1, done_ready, flush,
+        m_axi_arready, m_axi_rvalid, m_axi_rid, m_axi_rdata, m_axi_rresp, m_axi_rlast,
+    ],
+    outputs: [
+        req_ready, req_id, req_coalesced, done_valid, done_id, done_status, done_mr, done_off,
+        done_ppn, done_size, done_writable, done_stale, m_axi_arvalid, m_axi_arid, m_axi_araddr,
+        m_axi_arlen, m_axi_arsize, m_axi_arburst, m_axi_rready,
+    ],
+});
 
-fn apply<const S: usize>(u: &mut Walker<S>, i: &Inputs) {
-    u.rst.next = i.rst;
-    u.req_valid.next = i.req_valid;
-    u.req_mr.next = (i.req_mr as u64).into();
-    u.req_off.next = i.req_off.into();
-    u.req_root.next = i.req_root.into();
-    u.req_levels_m1.next = (i.req_levels_m1 as u64).into();
-    u.done_ready.next = i.done_ready;
-    u.flush.next = i.flush;
-    u.m_axi_arready.next = i.arready;
-    u.m_axi_rvalid.next = i.rvalid;
-    u.m_axi_rid.next = (i.rid as u64).into();
-    u.m_axi_rdata.next = i.rdata.into();
-    u.m_axi_rresp.next = (i.rresp as u64).into();
-    u.m_axi_rlast.next = i.rlast;
-}
-
-fn read<const S: usize>(u: &Walker<S>) -> Outputs {
-    Outputs {
-        req_ready: u.req_ready.val(),
-        req_id: u.req_id.val().to_u64() as u8,
-        req_coalesced: u.req_coalesced.val(),
-        done_valid: u.done_valid.val(),
-        done_id: u.done_id.val().to_u64() as u8,
-        done_status: u.done_status.val().to_u64() as u8,
-        done_mr: u.done_mr.val().to_u64() as u8,
-        done_off: u.done_off.val().to_u64(),
-        done_ppn: u.done_ppn.val().to_u64(),
-        done_size: u.done_size.val().to_u64() as u8,
-        done_writable: u.done_writable.val(),
-        done_stale: u.done_stale.val(),
-        arvalid: u.m_axi_arvalid.val(),
-        arid: u.m_axi_arid.val().to_u64() as u8,
-        araddr: u.m_axi_araddr.val().to_u64(),
-        arlen: u.m_axi_arlen.val().to_u64() as u8,
-        arsize: u.m_axi_arsize.val().to_u64() as u8,
-        arburst: u.m_axi_arburst.val().to_u64() as u8,
-        rready: u.m_axi_rready.val(),
+/// One clock: apply `i` and the memory's outputs `s` (with `idle_r` on the
+/// R payload while `rvalid` is low), settle, return the outputs, then the
+/// rising edge.
+fn cycle(d: &mut dyn Dut, axi: &AxiPorts, i: &Inputs, s: &SlaveOut, idle_r: RBeat) -> Outputs {
+    d.set("rst", i.rst as u128);
+    d.set("req_valid", i.req_valid as u128);
+    d.set("req_mr", i.req_mr as u128);
+    d.set("req_off", i.req_off as u128);
+    d.set("req_root", i.req_root as u128);
+    d.set("req_levels_m1", i.req_levels_m1 as u128);
+    d.set("done_ready", i.done_ready as u128);
+    d.set("flush", i.flush as u128);
+    axi.drive(d, s);
+    if s.r.is_none() {
+        d.set("m_axi_rid", idle_r.id as u128);
+        d.set("m_axi_rdata", idle_r.data as u128);
+        d.set("m_axi_rresp", idle_r.resp as u128);
+        d.set("m_axi_rlast", idle_r.last as u128);
     }
+    d.settle();
+    let o = Outputs {
+        req_ready: d.is("req_ready"),
+        req_id: d.get("req_id") as u8,
+        req_coalesced: d.is("req_coalesced"),
+        done_valid: d.is("done_valid"),
+        done_id: d.get("done_id") as u8,
+        done_status: d.get("done_status") as u8,
+        done_mr: d.get("done_mr") as u8,
+        done_off: d.get("done_off") as u64,
+        done_ppn: d.get("done_ppn") as u64,
+        done_size: d.get("done_size") as u8,
+        done_writable: d.is("done_writable"),
+        done_stale: d.is("done_stale"),
+        axi: axi.master_out(d),
+    };
+    d.tick();
+    o
 }
 
-fn set_clock<const S: usize>(u: &mut Walker<S>, level: bool) {
-    u.clock.next = level.into();
-}
-
-/// rust-hdl model and Verilated Verilog, compared every clock.
-struct LockstepDut<const S: usize>(Lockstep<Walker<S>>);
-
-/// Verilator builds share two cores: build each configuration once at a time.
+/// Verilator builds share two cores: build each configuration once at a
+/// time (the harness makes parallel builds safe, not shared).
 static BUILD_LOCK: Mutex<()> = Mutex::new(());
 
-impl<const S: usize> LockstepDut<S> {
-    fn new() -> Self {
-        let _guard = BUILD_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-        Self(Lockstep::new(
-            Walker::<S>::new(),
-            &module_name::<S>(),
-            set_clock::<S>,
-        ))
-    }
-}
-
-impl<const S: usize> Dut for LockstepDut<S> {
-    fn cycle(&mut self, i: &Inputs) -> Outputs {
-        let mut out = Outputs::default();
-        self.0
-            .step(|_, u| apply(u, i), |_, u| out = read(u))
-            .unwrap_or_else(|m| panic!("{m}"));
-        out
-    }
+/// rust-hdl model and Verilated Verilog, compared every clock.
+fn lockstep<const S: usize>() -> Locked<WalkerPorts<S>> {
+    let _guard = BUILD_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    Lockstep::of::<WalkerPorts<S>>(Walker::<S>::new(), &module_name::<S>())
 }
 
 /// The Verilated generated Verilog alone (fast).
-struct VerilatedDut {
-    m: Verilated,
-    clk: usize,
-    inp: [usize; 14],
-    out: [usize; 19],
+fn verilated<const S: usize>() -> Verilated {
+    let _guard = BUILD_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    Verilated::of_block(&mut Walker::<S>::new(), &module_name::<S>())
 }
-
-const IN_PORTS: [&str; 14] = [
-    "rst",
-    "req_valid",
-    "req_mr",
-    "req_off",
-    "req_root",
-    "req_levels_m1",
-    "done_ready",
-    "flush",
-    "m_axi_arready",
-    "m_axi_rvalid",
-    "m_axi_rid",
-    "m_axi_rdata",
-    "m_axi_rresp",
-    "m_axi_rlast",
-];
-const OUT_PORTS: [&str; 19] = [
-    "req_ready",
-    "req_id",
-    "req_coalesced",
-    "done_valid",
-    "done_id",
-    "done_status",
-    "done_mr",
-    "done_off",
-    "done_ppn",
-    "done_size",
-    "done_writable",
-    "done_stale",
-    "m_axi_arvalid",
-    "m_axi_arid",
-    "m_axi_araddr",
-    "m_axi_arlen",
-    "m_axi_arsize",
-    "m_axi_arburst",
-    "m_axi_rready",
-];
 
 fn module_name<const S: usize>() -> String {
     format!("walker_s{S}")
@@ -212,68 +148,6 @@ fn walker_verilog<const S: usize>() -> String {
     let mut uut = Walker::<S>::new();
     uut.connect_all();
     odp_mmu::verilog::generate(&uut, &module_name::<S>())
-}
-
-impl VerilatedDut {
-    fn new<const S: usize>() -> Self {
-        let _guard = BUILD_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-        let m = Verilated::of_block(&mut Walker::<S>::new(), &module_name::<S>());
-        let clk = m.port("clock");
-        let inp = IN_PORTS.map(|n| m.port(n));
-        let out = OUT_PORTS.map(|n| m.port(n));
-        Self { m, clk, inp, out }
-    }
-}
-
-impl Dut for VerilatedDut {
-    fn cycle(&mut self, i: &Inputs) -> Outputs {
-        let v: [u128; 14] = [
-            i.rst as u128,
-            i.req_valid as u128,
-            i.req_mr as u128,
-            i.req_off as u128,
-            i.req_root as u128,
-            i.req_levels_m1 as u128,
-            i.done_ready as u128,
-            i.flush as u128,
-            i.arready as u128,
-            i.rvalid as u128,
-            i.rid as u128,
-            i.rdata as u128,
-            i.rresp as u128,
-            i.rlast as u128,
-        ];
-        for (k, &idx) in self.inp.iter().enumerate() {
-            self.m.set_idx(idx, v[k]);
-        }
-        self.m.eval();
-        let mut g = [0u128; 19];
-        for (k, &idx) in self.out.iter().enumerate() {
-            g[k] = self.m.get_idx(idx);
-        }
-        self.m.tick_idx(self.clk);
-        Outputs {
-            req_ready: g[0] != 0,
-            req_id: g[1] as u8,
-            req_coalesced: g[2] != 0,
-            done_valid: g[3] != 0,
-            done_id: g[4] as u8,
-            done_status: g[5] as u8,
-            done_mr: g[6] as u8,
-            done_off: g[7] as u64,
-            done_ppn: g[8] as u64,
-            done_size: g[9] as u8,
-            done_writable: g[10] != 0,
-            done_stale: g[11] != 0,
-            arvalid: g[12] != 0,
-            arid: g[13] as u8,
-            araddr: g[14] as u64,
-            arlen: g[15] as u8,
-            arsize: g[16] as u8,
-            arburst: g[17] as u8,
-            rready: g[18] != 0,
-        }
-    }
 }
 
 // ---------------------------------------------------------------------------
@@ -352,6 +226,7 @@ struct Completion {
 
 struct Bench<D: Dut> {
     dut: D,
+    axi: AxiPorts,
     slots: usize,
     mem: HostMemory,
     mon: AxiMonitor,
@@ -392,6 +267,7 @@ impl<D: Dut> Bench<D> {
     fn new(dut: D, slots: usize, cfg: MemConfig, seed: u64) -> Self {
         Self {
             dut,
+            axi: AxiPorts::read("m_axi"),
             slots,
             mem: HostMemory::new(cfg),
             mon: AxiMonitor::new(),
@@ -479,19 +355,17 @@ impl<D: Dut> Bench<D> {
             rst: self.rst_next,
             flush: self.flush_next,
             done_ready: self.pct(self.done_ready_pct),
-            arready: s.arready,
             ..Default::default()
         };
-        if let Some(r) = s.r {
-            i.rvalid = true;
-            i.rid = r.id;
-            i.rdata = r.data;
-            i.rresp = r.resp;
-            i.rlast = r.last;
-        } else if self.junk_payload {
-            i.rid = self.rng.gen_range(0..16);
-            i.rdata = self.rng.gen();
-            i.rresp = self.rng.gen_range(0..4);
+        // The R payload while rvalid is low: zero, or junk to be ignored.
+        let mut idle_r = RBeat::default();
+        if s.r.is_none() && self.junk_payload {
+            idle_r = RBeat {
+                id: self.rng.gen_range(0..16),
+                data: self.rng.gen(),
+                resp: self.rng.gen_range(0..4),
+                last: false,
+            };
         }
         if let Some(req) = self.presented {
             let t = self.mrs[&req.mr];
@@ -506,21 +380,10 @@ impl<D: Dut> Bench<D> {
             i.req_root = self.rng.gen::<u64>() & ((1 << 52) - 1);
             i.req_levels_m1 = self.rng.gen_range(0..4);
         }
-        let o = self.dut.cycle(&i);
-        let m = MasterOut {
-            ar: o.arvalid.then_some(models::host_memory::Addr {
-                id: o.arid,
-                addr: o.araddr,
-                len: o.arlen,
-                size: o.arsize,
-                burst: o.arburst,
-            }),
-            rready: o.rready,
-            ..Default::default()
-        };
-        self.mon.check(&m, &s);
+        let o = cycle(&mut self.dut, &self.axi, &i, &s, idle_r);
+        self.mon.check(&o.axi, &s);
         self.check_and_update(&i, &o, &s);
-        self.mem.edge(&m);
+        self.mem.edge(&o.axi);
         self.prev = Some((i, o));
         self.rst_next = false;
         self.flush_next = false;
@@ -532,14 +395,14 @@ impl<D: Dut> Bench<D> {
         let c = self.clock;
         let n = self.slots;
         // ---- Outputs against the model (state before the edge).
-        assert!(o.rready, "clock {c}: rready must always be high");
-        if o.arvalid {
+        assert!(o.axi.rready, "clock {c}: rready must always be high");
+        if let Some(ar) = o.axi.ar {
             assert_eq!(
-                (o.arlen, o.arsize, o.arburst),
+                (ar.len, ar.size, ar.burst),
                 (0, 3, 1),
                 "clock {c}: AR fields"
             );
-            let id = o.arid as usize;
+            let id = ar.id as usize;
             assert!(id < n, "clock {c}: arid {id} >= SLOTS {n}");
             match self.model[id].st {
                 SlotModel::Walking {
@@ -549,7 +412,7 @@ impl<D: Dut> Bench<D> {
                 } => {
                     let want = pte_address(table, level, self.model[id].off);
                     assert_eq!(
-                        o.araddr, want,
+                        ar.addr, want,
                         "clock {c}: araddr of slot {id} (level {level})"
                     );
                 }
@@ -666,8 +529,8 @@ impl<D: Dut> Bench<D> {
         }
 
         // ---- The edge.
-        let ar_fire = o.arvalid && s.arready;
-        let r_fire = s.r.filter(|_| o.rready);
+        let ar_fire = o.axi.ar.is_some() && s.arready;
+        let r_fire = s.r.filter(|_| o.axi.rready);
         let done_fire = o.done_valid && i.done_ready;
         let req_fire = i.req_valid && o.req_ready;
         // The completion register, chosen on this edge, is busy on the next
@@ -693,7 +556,7 @@ impl<D: Dut> Bench<D> {
                     slot.st,
                     SlotModel::Walking { ar_out: true, .. } | SlotModel::Orphan { ar_out: true }
                 );
-                let presenting = o.arvalid && o.arid as usize == k;
+                let presenting = o.axi.ar.is_some_and(|ar| ar.id as usize == k);
                 self.cancelled.append(&mut slot.reqs);
                 slot.st = if r_here {
                     assert!(ar_out, "clock {c}: R for slot {k} with no read out");
@@ -793,8 +656,8 @@ impl<D: Dut> Bench<D> {
         }
         // AR after R: a slot's next AR can not be accepted on the edge that
         // delivers its previous R (the walker presents it a clock later).
-        if ar_fire {
-            let k = o.arid as usize;
+        if let Some(ar) = o.axi.ar.filter(|_| ar_fire) {
+            let k = ar.id as usize;
             match &mut self.model[k].st {
                 SlotModel::Walking { ar_out, .. } | SlotModel::Orphan { ar_out } if !i.rst => {
                     assert!(!*ar_out, "clock {c}: second AR from slot {k}");
@@ -831,8 +694,8 @@ fn decode(o: &Outputs) -> Outcome {
     }
 }
 
-fn lockstep8(cfg: MemConfig) -> Bench<LockstepDut<8>> {
-    Bench::new(LockstepDut::<8>::new(), 8, cfg, 1)
+fn lockstep8(cfg: MemConfig) -> Bench<Locked<WalkerPorts<8>>> {
+    Bench::new(lockstep::<8>(), 8, cfg, 1)
 }
 
 /// A data frame number for test mappings (below the table pool).
@@ -1295,7 +1158,7 @@ fn walker_reset_keeps_a_presented_ar_until_accepted() {
     b.request(0, 0x1000);
     b.run(5);
     let o = b.prev.unwrap().1;
-    assert!(o.arvalid);
+    assert!(o.axi.ar.is_some());
     b.rst_next = true;
     b.step(); // the AxiMonitor fails if arvalid drops here
     assert_eq!(b.model[0].st, SlotModel::Orphan { ar_out: false });
@@ -1352,7 +1215,7 @@ fn walker_presents_full_64_bit_pte_addresses() {
 
 #[test]
 fn walker_with_one_slot_serialises_walks_and_still_coalesces() {
-    let mut b = Bench::new(LockstepDut::<1>::new(), 1, MemConfig::fixed(10), 1);
+    let mut b = Bench::new(lockstep::<1>(), 1, MemConfig::fixed(10), 1);
     let t = b.new_mr(0, 2);
     b.tables
         .map(&mut b.mem, t, 0x1000, PageSize::Size4K, frame(1), true);
@@ -1524,28 +1387,28 @@ fn random_run<D: Dut>(dut: D, slots: usize, clocks: u64, latency: (u64, u64), se
 #[test]
 fn walker_random_lockstep_8_slots() {
     let seed = seed();
-    let r = random_run(LockstepDut::<8>::new(), 8, 20_000, (1, 40), seed);
+    let r = random_run(lockstep::<8>(), 8, 20_000, (1, 40), seed);
     println!("{r}");
 }
 
 #[test]
 fn walker_random_lockstep_1_slot() {
     let seed = seed();
-    let r = random_run(LockstepDut::<1>::new(), 1, 10_000, (1, 40), seed);
+    let r = random_run(lockstep::<1>(), 1, 10_000, (1, 40), seed);
     println!("{r}");
 }
 
 #[test]
 fn walker_random_verilated_long_8_slots() {
     let seed = seed();
-    let r = random_run(VerilatedDut::new::<8>(), 8, 3_000_000, (1, 500), seed);
+    let r = random_run(verilated::<8>(), 8, 3_000_000, (1, 500), seed);
     println!("{r}");
 }
 
 #[test]
 fn walker_random_verilated_long_1_slot() {
     let seed = seed();
-    let r = random_run(VerilatedDut::new::<1>(), 1, 1_000_000, (1, 100), seed);
+    let r = random_run(verilated::<1>(), 1, 1_000_000, (1, 100), seed);
     println!("{r}");
 }
 

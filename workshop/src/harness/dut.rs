@@ -63,22 +63,11 @@ impl Dut for Verilated {
         self.eval()
     }
     fn tick(&mut self) {
-        let clk = clock_port(self);
+        let clk = self
+            .clock_port()
+            .expect("the model has no `clock` or `clk` input");
         self.tick_idx(clk)
     }
-}
-
-/// The clock input of a Verilated model: `clock` (rust-hdl blocks) or `clk`
-/// (the top level).
-fn clock_port(m: &Verilated) -> usize {
-    ["clock", "clk"]
-        .into_iter()
-        .find_map(|name| {
-            m.ports()
-                .iter()
-                .position(|p| p.name == name && p.dir == Dir::In)
-        })
-        .expect("the model has no `clock` or `clk` input")
 }
 
 /// Access to a rust-hdl block's top-level ports by name, as a type of its
@@ -161,6 +150,10 @@ read_as!(Out);
 ///
 /// Both backends check at construction that the lists name every port of
 /// the block exactly once, with its direction.
+///
+/// A block generic over constants gets one map for all its sizes:
+/// `port_map!(TlbPorts<const S: usize, const M: usize> for Tlb<S, M> { ... })`,
+/// used as `Lockstep::of::<TlbPorts<2, 3>>(...)`.
 #[macro_export]
 macro_rules! port_map {
     ($name:ident for $ty:ty { clock: $clock:ident, inputs: [$($i:ident),* $(,)?], outputs: [$($o:ident),* $(,)?] $(,)? }) => {
@@ -168,6 +161,33 @@ macro_rules! port_map {
         struct $name;
 
         impl $crate::harness::dut::PortMap for $name {
+            type Block = $ty;
+            fn set_port(uut: &mut $ty, port: &str, value: u128) {
+                match port {
+                    $(stringify!($i) => $crate::harness::dut::DriveFrom::drive_from(&mut uut.$i, value),)*
+                    _ => panic!("{} has no input port {port}", stringify!($ty)),
+                }
+            }
+            fn get_port(uut: &$ty, port: &str) -> u128 {
+                match port {
+                    $(stringify!($o) => $crate::harness::dut::ReadAs::read_as(&uut.$o),)*
+                    $(stringify!($i) => $crate::harness::dut::ReadAs::read_as(&uut.$i),)*
+                    _ => panic!("{} has no port {port}", stringify!($ty)),
+                }
+            }
+            fn set_clock(uut: &mut $ty, level: bool) {
+                uut.$clock.next = level.into();
+            }
+            fn port_names() -> (&'static [&'static str], &'static [&'static str]) {
+                (&[$(stringify!($i)),*], &[$(stringify!($o)),*])
+            }
+        }
+    };
+    ($name:ident<$(const $g:ident: $gt:ty),+ $(,)?> for $ty:ty { clock: $clock:ident, inputs: [$($i:ident),* $(,)?], outputs: [$($o:ident),* $(,)?] $(,)? }) => {
+        /// The ports of the block under test, by name, for every size.
+        struct $name<$(const $g: $gt),+>;
+
+        impl<$(const $g: $gt),+> $crate::harness::dut::PortMap for $name<$($g),+> {
             type Block = $ty;
             fn set_port(uut: &mut $ty, port: &str, value: u128) {
                 match port {

@@ -243,6 +243,8 @@ pub struct Verilated {
     get: GetFn,
     ports: Vec<Port>,
     index: HashMap<String, usize>,
+    /// The clock input (`clock`, or `clk` at the top level), if any.
+    clock: Option<usize>,
     buf: Vec<u32>,
 }
 
@@ -291,6 +293,9 @@ impl Verilated {
                 eval,
                 set,
                 get,
+                clock: ["clock", "clk"]
+                    .into_iter()
+                    .find_map(|n| ports.iter().position(|p| p.name == n && p.dir == Dir::In)),
                 ports,
                 index,
                 buf: vec![0; widest.max(4)],
@@ -298,6 +303,11 @@ impl Verilated {
             model.eval();
             model
         }
+    }
+
+    /// The index of the clock input (`clock`, or `clk` at the top level).
+    pub fn clock_port(&self) -> Option<usize> {
+        self.clock
     }
 
     /// The model's ports, in declaration order.

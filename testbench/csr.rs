@@ -15,7 +15,7 @@
 use odp_mmu_workshop::harness;
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 
 use harness::dut::{Dut, Locked, PortMap};
 use harness::lockstep::Lockstep;
@@ -144,11 +144,6 @@ fn width_mask(width: usize) -> u64 {
     }
 }
 
-/// Serializes the Verilator builds of `csr_regs`: the harness lets parallel
-/// tests build the same model side by side, and this target's tests all
-/// start by building it.
-static BUILD: Mutex<()> = Mutex::new(());
-
 fn verilog() -> String {
     generate_verilog(&caps(), "csr_regs")
 }
@@ -191,12 +186,10 @@ impl PortMap for CsrPorts {
 }
 
 fn verilated_dut() -> Verilated {
-    let _g = BUILD.lock().unwrap_or_else(|e| e.into_inner());
     Verilated::of_block(&mut CsrRegs::new(&caps()), "csr_regs")
 }
 
 fn lockstep_dut() -> Locked<CsrPorts> {
-    let _g = BUILD.lock().unwrap_or_else(|e| e.into_inner());
     Lockstep::of::<CsrPorts>(CsrRegs::new(&caps()), "csr_regs")
 }
 

@@ -13,7 +13,6 @@ use odp_mmu_workshop::harness;
 use harness::seed;
 use odp_mmu_workshop::models::mr_check;
 
-use std::sync::Mutex;
 use std::time::Instant;
 
 use harness::dut::Dut;
@@ -58,11 +57,6 @@ struct Outs {
     res_levels_m1: u8,
     res_cross: bool,
 }
-
-// Serializes model builds: the first test of a configuration builds it, the
-// others find it in the cache instead of compiling the same model in parallel
-// (the harness makes parallel builds safe, not shared).
-static BUILD: Mutex<()> = Mutex::new(());
 
 odp_mmu_workshop::port_map!(MrTablePorts<const B: usize> for MrTable<B> {
     clock: clock,
@@ -322,14 +316,12 @@ struct Answer {
 impl Tb {
     /// The rust-hdl model and its Verilated Verilog, compared every clock.
     fn lockstep<const B: usize>() -> Self {
-        let _guard = BUILD.lock().unwrap_or_else(|e| e.into_inner());
         let dut = Lockstep::of::<MrTablePorts<B>>(MrTable::<B>::new(), &format!("mr_table_{B}"));
         Self::with(Box::new(dut), B)
     }
 
     /// The Verilated Verilog alone (millions of clocks per second).
     fn verilated<const B: usize>() -> Self {
-        let _guard = BUILD.lock().unwrap_or_else(|e| e.into_inner());
         let dut = Verilated::of_block(&mut MrTable::<B>::new(), &format!("mr_table_{B}"));
         Self::with(Box::new(dut), B)
     }

@@ -20,7 +20,6 @@ use harness::seed;
 use odp_mmu_workshop::models;
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::Mutex;
 
 use harness::dut::{AxiPorts, Dut, Locked};
 use harness::lockstep::Lockstep;
@@ -124,19 +123,13 @@ fn cycle(d: &mut dyn Dut, axi: &AxiPorts, i: &Inputs, s: &SlaveOut, idle_r: RBea
     o
 }
 
-/// Verilator builds share two cores: build each configuration once at a
-/// time (the harness makes parallel builds safe, not shared).
-static BUILD_LOCK: Mutex<()> = Mutex::new(());
-
 /// rust-hdl model and Verilated Verilog, compared every clock.
 fn lockstep<const S: usize>() -> Locked<WalkerPorts<S>> {
-    let _guard = BUILD_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     Lockstep::of::<WalkerPorts<S>>(Walker::<S>::new(), &module_name::<S>())
 }
 
 /// The Verilated generated Verilog alone (fast).
 fn verilated<const S: usize>() -> Verilated {
-    let _guard = BUILD_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     Verilated::of_block(&mut Walker::<S>::new(), &module_name::<S>())
 }
 

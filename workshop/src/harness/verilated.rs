@@ -16,10 +16,10 @@
 //! renamed into place when complete, so parallel tests never load a
 //! half-built library.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::ffi::c_void;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use rust_hdl::prelude::Block;
 
@@ -180,6 +180,18 @@ fn build(verilog: &str, top: &str, ports: &[Port]) -> PathBuf {
     let root = crate::tools::build_dir().join("verilator");
     let done = root.join(format!("{top}-{key:016x}"));
     let lib = done.join("libmodel.so");
+    if lib.is_file() {
+        return lib;
+    }
+    // Tests of one process that want the same model wait for the first
+    // build instead of compiling it side by side; other models build in
+    // parallel.
+    let key_lock = {
+        static BUILDING: Mutex<BTreeMap<u64, Arc<Mutex<()>>>> = Mutex::new(BTreeMap::new());
+        let mut building = BUILDING.lock().unwrap_or_else(|e| e.into_inner());
+        Arc::clone(building.entry(key).or_default())
+    };
+    let _building = key_lock.lock().unwrap_or_else(|e| e.into_inner());
     if lib.is_file() {
         return lib;
     }

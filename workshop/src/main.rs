@@ -91,19 +91,21 @@ impl PresetArg {
 impl ParamArgs {
     /// The size flags given, by their command-line names.
     fn given(&self) -> Vec<&'static str> {
-        [
-            ("--preset", self.preset.is_some()),
-            ("--mr-entries", self.mr_entries.is_some()),
-            ("--qps", self.qps.is_some()),
-            ("--tlb-sets", self.tlb_sets.is_some()),
-            ("--huge-entries", self.huge_entries.is_some()),
-            ("--walks", self.walks.is_some()),
-            ("--pending-faults", self.pending_faults.is_some()),
-            ("--outstanding", self.outstanding.is_some()),
-        ]
-        .into_iter()
-        .filter_map(|(name, given)| given.then_some(name))
-        .collect()
+        let given = [
+            self.preset.is_some(),
+            self.mr_entries.is_some(),
+            self.qps.is_some(),
+            self.tlb_sets.is_some(),
+            self.huge_entries.is_some(),
+            self.walks.is_some(),
+            self.pending_faults.is_some(),
+            self.outstanding.is_some(),
+        ];
+        ALL_FLAGS
+            .into_iter()
+            .zip(given)
+            .filter_map(|(name, given)| given.then_some(name))
+            .collect()
     }
 
     /// The parameters: the preset's (default if none), overridden by every
@@ -164,7 +166,7 @@ enum Design {
     Events,
 }
 
-/// Every size flag.
+/// Every size flag, in the order of [`ParamArgs`]'s fields.
 const ALL_FLAGS: [&str; 8] = [
     "--preset",
     "--mr-entries",

@@ -318,58 +318,77 @@ impl<M: PortMap> Dut for Locked<M> {
 /// mapped once for every testbench: read its outputs as the host-memory
 /// model's [`MasterOut`], drive its inputs from the model's [`SlaveOut`].
 pub struct AxiPorts {
+    /// `<prefix>_<signal>`, indexed by [`Sig`].
     names: Vec<String>,
+    read: bool,
     write: bool,
 }
 
-/// Signal names of the read channels, then of the write channels.
-const AXI_READ: [&str; 13] = [
+/// The AXI4 signals the harness maps, read channels first; the order of
+/// [`SIGNALS`].
+#[derive(Clone, Copy)]
+enum Sig {
+    Arvalid,
+    Arid,
+    Araddr,
+    Arlen,
+    Arsize,
+    Arburst,
+    Rready,
+    Arready,
+    Rvalid,
+    Rid,
+    Rdata,
+    Rresp,
+    Rlast,
+    Awvalid,
+    Awid,
+    Awaddr,
+    Awlen,
+    Awsize,
+    Awburst,
+    Wvalid,
+    Wdata,
+    Wstrb,
+    Wlast,
+    Bready,
+    Awready,
+    Wready,
+    Bvalid,
+    Bid,
+    Bresp,
+}
+
+/// The signal names, indexed by [`Sig`].
+const SIGNALS: [&str; 29] = [
     "arvalid", "arid", "araddr", "arlen", "arsize", "arburst", "rready", "arready", "rvalid",
-    "rid", "rdata", "rresp", "rlast",
-];
-const AXI_WRITE: [&str; 16] = [
-    "awvalid", "awid", "awaddr", "awlen", "awsize", "awburst", "wvalid", "wdata", "wstrb", "wlast",
-    "bready", "awready", "wready", "bvalid", "bid", "bresp",
+    "rid", "rdata", "rresp", "rlast", "awvalid", "awid", "awaddr", "awlen", "awsize", "awburst",
+    "wvalid", "wdata", "wstrb", "wlast", "bready", "awready", "wready", "bvalid", "bid", "bresp",
 ];
 
 impl AxiPorts {
     /// A read-only master (AR and R channels).
     pub fn read(prefix: &str) -> Self {
-        Self::with(prefix, false)
+        Self::with(prefix, true, false)
     }
 
     /// A master with both read and write channels (AW, W and B too).
     pub fn read_write(prefix: &str) -> Self {
-        Self::with(prefix, true)
+        Self::with(prefix, true, true)
     }
 
     /// A write-only master (AW, W and B channels).
     pub fn write_only(prefix: &str) -> Self {
-        let mut p = Self::with(prefix, true);
-        p.names[..AXI_READ.len()].iter_mut().for_each(String::clear);
-        p
+        Self::with(prefix, false, true)
     }
 
-    fn with(prefix: &str, write: bool) -> Self {
-        let names = AXI_READ
-            .iter()
-            .chain(AXI_WRITE.iter())
-            .map(|s| format!("{prefix}_{s}"))
-            .collect();
-        Self { names, write }
+    fn with(prefix: &str, read: bool, write: bool) -> Self {
+        let names = SIGNALS.iter().map(|s| format!("{prefix}_{s}")).collect();
+        Self { names, read, write }
     }
 
-    fn n(&self, signal: &str) -> &str {
-        let i = AXI_READ
-            .iter()
-            .chain(AXI_WRITE.iter())
-            .position(|s| *s == signal)
-            .expect("AXI signal");
-        &self.names[i]
-    }
-
-    fn has_read(&self) -> bool {
-        !self.names[0].is_empty()
+    fn n(&self, signal: Sig) -> &str {
+        &self.names[signal as usize]
     }
 
     /// The master's settled outputs of this clock.
@@ -378,30 +397,30 @@ impl AxiPorts {
             bready: true,
             ..MasterOut::default()
         };
-        if self.has_read() {
-            m.ar = d.is(self.n("arvalid")).then(|| Addr {
-                id: d.get(self.n("arid")) as u8,
-                addr: d.get(self.n("araddr")) as u64,
-                len: d.get(self.n("arlen")) as u8,
-                size: d.get(self.n("arsize")) as u8,
-                burst: d.get(self.n("arburst")) as u8,
+        if self.read {
+            m.ar = d.is(self.n(Sig::Arvalid)).then(|| Addr {
+                id: d.get(self.n(Sig::Arid)) as u8,
+                addr: d.get(self.n(Sig::Araddr)) as u64,
+                len: d.get(self.n(Sig::Arlen)) as u8,
+                size: d.get(self.n(Sig::Arsize)) as u8,
+                burst: d.get(self.n(Sig::Arburst)) as u8,
             });
-            m.rready = d.is(self.n("rready"));
+            m.rready = d.is(self.n(Sig::Rready));
         }
         if self.write {
-            m.aw = d.is(self.n("awvalid")).then(|| Addr {
-                id: d.get(self.n("awid")) as u8,
-                addr: d.get(self.n("awaddr")) as u64,
-                len: d.get(self.n("awlen")) as u8,
-                size: d.get(self.n("awsize")) as u8,
-                burst: d.get(self.n("awburst")) as u8,
+            m.aw = d.is(self.n(Sig::Awvalid)).then(|| Addr {
+                id: d.get(self.n(Sig::Awid)) as u8,
+                addr: d.get(self.n(Sig::Awaddr)) as u64,
+                len: d.get(self.n(Sig::Awlen)) as u8,
+                size: d.get(self.n(Sig::Awsize)) as u8,
+                burst: d.get(self.n(Sig::Awburst)) as u8,
             });
-            m.w = d.is(self.n("wvalid")).then(|| WBeat {
-                data: d.get(self.n("wdata")) as u64,
-                strb: d.get(self.n("wstrb")) as u8,
-                last: d.is(self.n("wlast")),
+            m.w = d.is(self.n(Sig::Wvalid)).then(|| WBeat {
+                data: d.get(self.n(Sig::Wdata)) as u64,
+                strb: d.get(self.n(Sig::Wstrb)) as u8,
+                last: d.is(self.n(Sig::Wlast)),
             });
-            m.bready = d.is(self.n("bready"));
+            m.bready = d.is(self.n(Sig::Bready));
         }
         m
     }
@@ -409,9 +428,9 @@ impl AxiPorts {
     /// Drives the master's inputs from the slave's outputs of this clock.
     /// Payloads hold their last value while not valid.
     pub fn drive(&self, d: &mut dyn Dut, s: &SlaveOut) {
-        if self.has_read() {
-            d.set(self.n("arready"), s.arready as u128);
-            d.set(self.n("rvalid"), s.r.is_some() as u128);
+        if self.read {
+            d.set(self.n(Sig::Arready), s.arready as u128);
+            d.set(self.n(Sig::Rvalid), s.r.is_some() as u128);
             if let Some(RBeat {
                 id,
                 data,
@@ -419,19 +438,19 @@ impl AxiPorts {
                 last,
             }) = s.r
             {
-                d.set(self.n("rid"), id as u128);
-                d.set(self.n("rdata"), data as u128);
-                d.set(self.n("rresp"), resp as u128);
-                d.set(self.n("rlast"), last as u128);
+                d.set(self.n(Sig::Rid), id as u128);
+                d.set(self.n(Sig::Rdata), data as u128);
+                d.set(self.n(Sig::Rresp), resp as u128);
+                d.set(self.n(Sig::Rlast), last as u128);
             }
         }
         if self.write {
-            d.set(self.n("awready"), s.awready as u128);
-            d.set(self.n("wready"), s.wready as u128);
-            d.set(self.n("bvalid"), s.b.is_some() as u128);
+            d.set(self.n(Sig::Awready), s.awready as u128);
+            d.set(self.n(Sig::Wready), s.wready as u128);
+            d.set(self.n(Sig::Bvalid), s.b.is_some() as u128);
             if let Some(BResp { id, resp }) = s.b {
-                d.set(self.n("bid"), id as u128);
-                d.set(self.n("bresp"), resp as u128);
+                d.set(self.n(Sig::Bid), id as u128);
+                d.set(self.n(Sig::Bresp), resp as u128);
             }
         }
     }

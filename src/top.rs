@@ -2,6 +2,10 @@
 
 use rust_hdl::prelude::*;
 
+use crate::common::interfaces::{
+    AxiLiteSlave, AxiMaster, AxiReadMaster, DoneIn, MrStateOut, MrWriteOut, NakOut, WakeOut,
+    XReqIn, XRspOut,
+};
 use crate::control::command::CommandUnit;
 use crate::control::{CsrCaps, CsrRegs};
 use crate::params::{ParamError, Params, Preset};
@@ -28,136 +32,27 @@ pub struct OdpMmu<
     /// Synchronous active-high reset.
     pub rst: Signal<In, Bit>,
 
-    /// Translation request valid.
-    pub s_xreq_valid: Signal<In, Bit>,
-    /// Translation request ready.
-    pub s_xreq_ready: Signal<Out, Bit>,
-    /// Requester's tag, echoed in every response beat.
-    pub s_xreq_tag: Signal<In, Bits<8>>,
-    /// 0 REMOTE_WRITE, 1 REMOTE_READ, 2 LOCAL_READ, 3 LOCAL_WRITE.
-    pub s_xreq_op: Signal<In, Bits<2>>,
-    /// Local QP number.
-    pub s_xreq_qpn: Signal<In, Bits<24>>,
-    /// Remote QP number (the NAK's DestQP).
-    pub s_xreq_rqpn: Signal<In, Bits<24>>,
-    /// Packet sequence number of the request.
-    pub s_xreq_psn: Signal<In, Bits<24>>,
-    /// Message sequence number (the NAK's MSN).
-    pub s_xreq_msn: Signal<In, Bits<24>>,
-    /// Protection domain of the QP.
-    pub s_xreq_pd: Signal<In, Bits<16>>,
-    /// lkey / rkey: MR index in bits 31:8, tag in bits 7:0.
-    pub s_xreq_key: Signal<In, Bits<32>>,
-    /// Virtual address of the access.
-    pub s_xreq_va: Signal<In, Bits<64>>,
-    /// Access length in bytes, 1..4096.
-    pub s_xreq_len: Signal<In, Bits<13>>,
-    /// Bytes from `va` to the end of the message (prefetch hint).
-    pub s_xreq_msg_len: Signal<In, Bits<32>>,
+    /// Translation requests (`s_xreq_*`, SPEC section 2).
+    pub s_xreq: XReqIn,
 
-    /// Response beat valid.
-    pub m_xrsp_valid: Signal<Out, Bit>,
-    /// Response beat ready.
-    pub m_xrsp_ready: Signal<In, Bit>,
-    /// Tag of the request this beat answers.
-    pub m_xrsp_tag: Signal<Out, Bits<8>>,
-    /// Status ([`crate::spec::status`]).
-    pub m_xrsp_status: Signal<Out, Bits<3>>,
-    /// Physical address of this beat's segment (OK only).
-    pub m_xrsp_pa: Signal<Out, Bits<64>>,
-    /// Bytes in this beat's segment (OK only).
-    pub m_xrsp_seg_len: Signal<Out, Bits<13>>,
-    /// Last beat of the request.
-    pub m_xrsp_last: Signal<Out, Bit>,
-    /// Invalidation epoch of an OK response, returned on `s_done_epoch`.
-    pub m_xrsp_epoch: Signal<Out, Bits<8>>,
+    /// Translation responses (`m_xrsp_*`, SPEC section 2).
+    pub m_xrsp: XRspOut,
 
-    /// NAK valid.
-    pub m_nak_valid: Signal<Out, Bit>,
-    /// NAK ready.
-    pub m_nak_ready: Signal<In, Bit>,
-    /// Local QP the NAK is sent for.
-    pub m_nak_qpn: Signal<Out, Bits<24>>,
-    /// BTH + AETH, network byte order, byte 0 in bits 127:120.
-    pub m_nak_hdr: Signal<Out, Bits<128>>,
+    /// RNR / error NAKs (`m_nak_*`, SPEC section 2).
+    pub m_nak: NakOut,
 
-    /// Wake valid.
-    pub m_wake_valid: Signal<Out, Bit>,
-    /// Wake ready.
-    pub m_wake_ready: Signal<In, Bit>,
-    /// QP that may retry after a STALL.
-    pub m_wake_qpn: Signal<Out, Bits<24>>,
+    /// Wake-ups of stalled QPs (`m_wake_*`, SPEC section 2).
+    pub m_wake: WakeOut,
 
-    /// One pulse per completed OK request's DMA.
-    pub s_done_valid: Signal<In, Bit>,
-    /// Epoch of the completed request.
-    pub s_done_epoch: Signal<In, Bits<8>>,
+    /// DMA completions by epoch (`s_done_*`, SPEC section 2).
+    pub s_done: DoneIn,
 
-    /// AXI4 master write address channel.
-    pub m_axi_awid: Signal<Out, Bits<4>>,
-    pub m_axi_awaddr: Signal<Out, Bits<64>>,
-    pub m_axi_awlen: Signal<Out, Bits<8>>,
-    pub m_axi_awsize: Signal<Out, Bits<3>>,
-    pub m_axi_awburst: Signal<Out, Bits<2>>,
-    pub m_axi_awlock: Signal<Out, Bit>,
-    pub m_axi_awcache: Signal<Out, Bits<4>>,
-    pub m_axi_awprot: Signal<Out, Bits<3>>,
-    pub m_axi_awvalid: Signal<Out, Bit>,
-    pub m_axi_awready: Signal<In, Bit>,
-    /// AXI4 master write data channel.
-    pub m_axi_wdata: Signal<Out, Bits<64>>,
-    pub m_axi_wstrb: Signal<Out, Bits<8>>,
-    pub m_axi_wlast: Signal<Out, Bit>,
-    pub m_axi_wvalid: Signal<Out, Bit>,
-    pub m_axi_wready: Signal<In, Bit>,
-    /// AXI4 master write response channel.
-    pub m_axi_bid: Signal<In, Bits<4>>,
-    pub m_axi_bresp: Signal<In, Bits<2>>,
-    pub m_axi_bvalid: Signal<In, Bit>,
-    pub m_axi_bready: Signal<Out, Bit>,
-    /// AXI4 master read address channel.
-    pub m_axi_arid: Signal<Out, Bits<4>>,
-    pub m_axi_araddr: Signal<Out, Bits<64>>,
-    pub m_axi_arlen: Signal<Out, Bits<8>>,
-    pub m_axi_arsize: Signal<Out, Bits<3>>,
-    pub m_axi_arburst: Signal<Out, Bits<2>>,
-    pub m_axi_arlock: Signal<Out, Bit>,
-    pub m_axi_arcache: Signal<Out, Bits<4>>,
-    pub m_axi_arprot: Signal<Out, Bits<3>>,
-    pub m_axi_arvalid: Signal<Out, Bit>,
-    pub m_axi_arready: Signal<In, Bit>,
-    /// AXI4 master read data channel.
-    pub m_axi_rid: Signal<In, Bits<4>>,
-    pub m_axi_rdata: Signal<In, Bits<64>>,
-    pub m_axi_rresp: Signal<In, Bits<2>>,
-    pub m_axi_rlast: Signal<In, Bit>,
-    pub m_axi_rvalid: Signal<In, Bit>,
-    pub m_axi_rready: Signal<Out, Bit>,
+    /// AXI4 master to host memory (`m_axi_*`): page-table reads, event
+    /// records.
+    pub m_axi: AxiMaster,
 
-    /// AXI4-Lite slave write address channel.
-    pub s_axil_awaddr: Signal<In, Bits<16>>,
-    pub s_axil_awprot: Signal<In, Bits<3>>,
-    pub s_axil_awvalid: Signal<In, Bit>,
-    pub s_axil_awready: Signal<Out, Bit>,
-    /// AXI4-Lite slave write data channel.
-    pub s_axil_wdata: Signal<In, Bits<32>>,
-    pub s_axil_wstrb: Signal<In, Bits<4>>,
-    pub s_axil_wvalid: Signal<In, Bit>,
-    pub s_axil_wready: Signal<Out, Bit>,
-    /// AXI4-Lite slave write response channel.
-    pub s_axil_bresp: Signal<Out, Bits<2>>,
-    pub s_axil_bvalid: Signal<Out, Bit>,
-    pub s_axil_bready: Signal<In, Bit>,
-    /// AXI4-Lite slave read address channel.
-    pub s_axil_araddr: Signal<In, Bits<16>>,
-    pub s_axil_arprot: Signal<In, Bits<3>>,
-    pub s_axil_arvalid: Signal<In, Bit>,
-    pub s_axil_arready: Signal<Out, Bit>,
-    /// AXI4-Lite slave read data channel.
-    pub s_axil_rdata: Signal<Out, Bits<32>>,
-    pub s_axil_rresp: Signal<Out, Bits<2>>,
-    pub s_axil_rvalid: Signal<Out, Bit>,
-    pub s_axil_rready: Signal<In, Bit>,
+    /// AXI4-Lite slave: the registers (`s_axil_*`, `docs/registers.md`).
+    pub s_axil: AxiLiteSlave,
 
     /// Level interrupt: unconsumed events and interrupts enabled.
     pub irq: Signal<Out, Bit>,
@@ -207,90 +102,13 @@ impl<
         Self {
             clk: Default::default(),
             rst: Default::default(),
-            s_xreq_valid: Default::default(),
-            s_xreq_ready: Default::default(),
-            s_xreq_tag: Default::default(),
-            s_xreq_op: Default::default(),
-            s_xreq_qpn: Default::default(),
-            s_xreq_rqpn: Default::default(),
-            s_xreq_psn: Default::default(),
-            s_xreq_msn: Default::default(),
-            s_xreq_pd: Default::default(),
-            s_xreq_key: Default::default(),
-            s_xreq_va: Default::default(),
-            s_xreq_len: Default::default(),
-            s_xreq_msg_len: Default::default(),
-            m_xrsp_valid: Default::default(),
-            m_xrsp_ready: Default::default(),
-            m_xrsp_tag: Default::default(),
-            m_xrsp_status: Default::default(),
-            m_xrsp_pa: Default::default(),
-            m_xrsp_seg_len: Default::default(),
-            m_xrsp_last: Default::default(),
-            m_xrsp_epoch: Default::default(),
-            m_nak_valid: Default::default(),
-            m_nak_ready: Default::default(),
-            m_nak_qpn: Default::default(),
-            m_nak_hdr: Default::default(),
-            m_wake_valid: Default::default(),
-            m_wake_ready: Default::default(),
-            m_wake_qpn: Default::default(),
-            s_done_valid: Default::default(),
-            s_done_epoch: Default::default(),
-            m_axi_awid: Default::default(),
-            m_axi_awaddr: Default::default(),
-            m_axi_awlen: Default::default(),
-            m_axi_awsize: Default::default(),
-            m_axi_awburst: Default::default(),
-            m_axi_awlock: Default::default(),
-            m_axi_awcache: Default::default(),
-            m_axi_awprot: Default::default(),
-            m_axi_awvalid: Default::default(),
-            m_axi_awready: Default::default(),
-            m_axi_wdata: Default::default(),
-            m_axi_wstrb: Default::default(),
-            m_axi_wlast: Default::default(),
-            m_axi_wvalid: Default::default(),
-            m_axi_wready: Default::default(),
-            m_axi_bid: Default::default(),
-            m_axi_bresp: Default::default(),
-            m_axi_bvalid: Default::default(),
-            m_axi_bready: Default::default(),
-            m_axi_arid: Default::default(),
-            m_axi_araddr: Default::default(),
-            m_axi_arlen: Default::default(),
-            m_axi_arsize: Default::default(),
-            m_axi_arburst: Default::default(),
-            m_axi_arlock: Default::default(),
-            m_axi_arcache: Default::default(),
-            m_axi_arprot: Default::default(),
-            m_axi_arvalid: Default::default(),
-            m_axi_arready: Default::default(),
-            m_axi_rid: Default::default(),
-            m_axi_rdata: Default::default(),
-            m_axi_rresp: Default::default(),
-            m_axi_rlast: Default::default(),
-            m_axi_rvalid: Default::default(),
-            m_axi_rready: Default::default(),
-            s_axil_awaddr: Default::default(),
-            s_axil_awprot: Default::default(),
-            s_axil_awvalid: Default::default(),
-            s_axil_awready: Default::default(),
-            s_axil_wdata: Default::default(),
-            s_axil_wstrb: Default::default(),
-            s_axil_wvalid: Default::default(),
-            s_axil_wready: Default::default(),
-            s_axil_bresp: Default::default(),
-            s_axil_bvalid: Default::default(),
-            s_axil_bready: Default::default(),
-            s_axil_araddr: Default::default(),
-            s_axil_arprot: Default::default(),
-            s_axil_arvalid: Default::default(),
-            s_axil_arready: Default::default(),
-            s_axil_rdata: Default::default(),
-            s_axil_rresp: Default::default(),
-            s_axil_rvalid: Default::default(),
-            s_axil_rready: Default::default(),
+            s_xreq: Default::default(),
+            m_xrsp: Default::default(),
+            m_nak: Default::default(),
+            m_wake: Default::default(),
+            s_done: Default::default(),
+            m_axi: Default::default(),
+            s_axil: Default::default(),
             irq: Default::default(),
             csr: CsrRegs::new(&CsrCaps::from_params(params)),
             cmd: CommandUnit::new(),
@@ -326,25 +144,7 @@ impl<
         self.xl.rst.next = self.rst.val();
 
         // ---- AXI4-Lite: the CSR block.
-        self.csr.s_axil_awaddr.next = self.s_axil_awaddr.val();
-        self.csr.s_axil_awprot.next = self.s_axil_awprot.val();
-        self.csr.s_axil_awvalid.next = self.s_axil_awvalid.val();
-        self.s_axil_awready.next = self.csr.s_axil_awready.val();
-        self.csr.s_axil_wdata.next = self.s_axil_wdata.val();
-        self.csr.s_axil_wstrb.next = self.s_axil_wstrb.val();
-        self.csr.s_axil_wvalid.next = self.s_axil_wvalid.val();
-        self.s_axil_wready.next = self.csr.s_axil_wready.val();
-        self.s_axil_bresp.next = self.csr.s_axil_bresp.val();
-        self.s_axil_bvalid.next = self.csr.s_axil_bvalid.val();
-        self.csr.s_axil_bready.next = self.s_axil_bready.val();
-        self.csr.s_axil_araddr.next = self.s_axil_araddr.val();
-        self.csr.s_axil_arprot.next = self.s_axil_arprot.val();
-        self.csr.s_axil_arvalid.next = self.s_axil_arvalid.val();
-        self.s_axil_arready.next = self.csr.s_axil_arready.val();
-        self.s_axil_rdata.next = self.csr.s_axil_rdata.val();
-        self.s_axil_rresp.next = self.csr.s_axil_rresp.val();
-        self.s_axil_rvalid.next = self.csr.s_axil_rvalid.val();
-        self.csr.s_axil_rready.next = self.s_axil_rready.val();
+        AxiLiteSlave::link(&mut self.s_axil, &mut self.csr.s_axil);
 
         // ---- Commands: CSR doorbell -> command unit -> MR table.
         self.cmd.ready.next = self.xl.ready.val();
@@ -366,92 +166,47 @@ impl<
         self.csr.err_bad_cmd.next = self.cmd.res_valid.val() & self.cmd.res_code.val().any();
         self.csr.err_bad_cmd_op.next = self.cmd.res_op.val();
         self.csr.err_bad_cmd_code.next = self.cmd.res_code.val();
-        self.xl.mr_wr_valid.next = self.cmd.mr_wr_valid.val();
-        self.xl.mr_wr_index.next = self.cmd.mr_wr_index.val();
-        self.xl.mr_wr_tag.next = self.cmd.mr_wr_tag.val();
-        self.xl.mr_wr_pd.next = self.cmd.mr_wr_pd.val();
-        self.xl.mr_wr_base_va.next = self.cmd.mr_wr_base_va.val();
-        self.xl.mr_wr_length.next = self.cmd.mr_wr_length.val();
-        self.xl.mr_wr_access.next = self.cmd.mr_wr_access.val();
-        self.xl.mr_wr_root.next = self.cmd.mr_wr_root.val();
-        self.xl.mr_wr_levels_m1.next = self.cmd.mr_wr_levels_m1.val();
-        self.xl.mr_wr_state.next = self.cmd.mr_wr_state.val();
-        self.xl.mr_st_valid.next = self.cmd.mr_st_valid.val();
-        self.xl.mr_st_index.next = self.cmd.mr_st_index.val();
-        self.xl.mr_st_state.next = self.cmd.mr_st_state.val();
+        MrWriteOut::<MR_BITS>::join(&mut self.cmd.mr_wr, &mut self.xl.mr_wr);
+        MrStateOut::<MR_BITS>::join(&mut self.cmd.mr_st, &mut self.xl.mr_st);
         // No invalidation source yet (the command unit's INVALIDATE is to come).
-        self.xl.inv_valid.next = false;
-        self.xl.inv_kind.next = 0.into();
-        self.xl.inv_mr.next = 0.into();
-        self.xl.inv_va_lo.next = 0.into();
-        self.xl.inv_va_hi.next = 0.into();
-        self.xl.inv_off_lo.next = 0.into();
-        self.xl.inv_off_hi.next = 0.into();
+        self.xl.inv.valid.next = false;
+        self.xl.inv.kind.next = 0.into();
+        self.xl.inv.mr.next = 0.into();
+        self.xl.inv.va_lo.next = 0.into();
+        self.xl.inv.va_hi.next = 0.into();
+        self.xl.inv.off_lo.next = 0.into();
+        self.xl.inv.off_hi.next = 0.into();
 
         // ---- Translation requests and responses.
-        self.xl.s_xreq_valid.next = self.s_xreq_valid.val();
-        self.s_xreq_ready.next = self.xl.s_xreq_ready.val();
-        self.xl.s_xreq_tag.next = self.s_xreq_tag.val();
-        self.xl.s_xreq_op.next = self.s_xreq_op.val();
-        self.xl.s_xreq_qpn.next = self.s_xreq_qpn.val();
-        self.xl.s_xreq_rqpn.next = self.s_xreq_rqpn.val();
-        self.xl.s_xreq_psn.next = self.s_xreq_psn.val();
-        self.xl.s_xreq_msn.next = self.s_xreq_msn.val();
-        self.xl.s_xreq_pd.next = self.s_xreq_pd.val();
-        self.xl.s_xreq_key.next = self.s_xreq_key.val();
-        self.xl.s_xreq_va.next = self.s_xreq_va.val();
-        self.xl.s_xreq_len.next = self.s_xreq_len.val();
-        self.xl.s_xreq_msg_len.next = self.s_xreq_msg_len.val();
-        self.m_xrsp_valid.next = self.xl.m_xrsp_valid.val();
-        self.xl.m_xrsp_ready.next = self.m_xrsp_ready.val();
-        self.m_xrsp_tag.next = self.xl.m_xrsp_tag.val();
-        self.m_xrsp_status.next = self.xl.m_xrsp_status.val();
-        self.m_xrsp_pa.next = self.xl.m_xrsp_pa.val();
-        self.m_xrsp_seg_len.next = self.xl.m_xrsp_seg_len.val();
-        self.m_xrsp_last.next = self.xl.m_xrsp_last.val();
-        self.m_xrsp_epoch.next = 0.into();
+        XReqIn::link(&mut self.s_xreq, &mut self.xl.s_xreq);
+        XRspOut::link(&mut self.m_xrsp, &mut self.xl.m_xrsp);
 
         // ---- AXI4 read channels: the walker's page-table reads.
-        self.m_axi_arid.next = self.xl.m_axi_arid.val();
-        self.m_axi_araddr.next = self.xl.m_axi_araddr.val();
-        self.m_axi_arlen.next = self.xl.m_axi_arlen.val();
-        self.m_axi_arsize.next = self.xl.m_axi_arsize.val();
-        self.m_axi_arburst.next = self.xl.m_axi_arburst.val();
-        self.m_axi_arlock.next = false;
-        self.m_axi_arcache.next = 3.into();
-        self.m_axi_arprot.next = 0.into();
-        self.m_axi_arvalid.next = self.xl.m_axi_arvalid.val();
-        self.xl.m_axi_arready.next = self.m_axi_arready.val();
-        self.xl.m_axi_rid.next = self.m_axi_rid.val();
-        self.xl.m_axi_rdata.next = self.m_axi_rdata.val();
-        self.xl.m_axi_rresp.next = self.m_axi_rresp.val();
-        self.xl.m_axi_rlast.next = self.m_axi_rlast.val();
-        self.xl.m_axi_rvalid.next = self.m_axi_rvalid.val();
-        self.m_axi_rready.next = self.xl.m_axi_rready.val();
+        AxiReadMaster::link(&mut self.m_axi.rd, &mut self.xl.m_axi);
 
         // ---- AXI4 write channels: the event-ring writer is to come; idle,
         // never refusing a response.
-        self.m_axi_awid.next = 0.into();
-        self.m_axi_awaddr.next = 0.into();
-        self.m_axi_awlen.next = 0.into();
-        self.m_axi_awsize.next = 3.into();
-        self.m_axi_awburst.next = 1.into();
-        self.m_axi_awlock.next = false;
-        self.m_axi_awcache.next = 3.into();
-        self.m_axi_awprot.next = 0.into();
-        self.m_axi_awvalid.next = false;
-        self.m_axi_wdata.next = 0.into();
-        self.m_axi_wstrb.next = 0.into();
-        self.m_axi_wlast.next = false;
-        self.m_axi_wvalid.next = false;
-        self.m_axi_bready.next = true;
+        self.m_axi.wr.awid.next = 0.into();
+        self.m_axi.wr.awaddr.next = 0.into();
+        self.m_axi.wr.awlen.next = 0.into();
+        self.m_axi.wr.awsize.next = 3.into();
+        self.m_axi.wr.awburst.next = 1.into();
+        self.m_axi.wr.awlock.next = false;
+        self.m_axi.wr.awcache.next = 3.into();
+        self.m_axi.wr.awprot.next = 0.into();
+        self.m_axi.wr.awvalid.next = false;
+        self.m_axi.wr.wdata.next = 0.into();
+        self.m_axi.wr.wstrb.next = 0.into();
+        self.m_axi.wr.wlast.next = false;
+        self.m_axi.wr.wvalid.next = false;
+        self.m_axi.wr.bready.next = true;
 
         // ---- Fault path (to come): idle.
-        self.m_nak_valid.next = false;
-        self.m_nak_qpn.next = 0.into();
-        self.m_nak_hdr.next = 0.into();
-        self.m_wake_valid.next = false;
-        self.m_wake_qpn.next = 0.into();
+        self.m_nak.valid.next = false;
+        self.m_nak.qpn.next = 0.into();
+        self.m_nak.hdr.next = 0.into();
+        self.m_wake.valid.next = false;
+        self.m_wake.qpn.next = 0.into();
         self.irq.next = false;
 
         // ---- Status and counters.
@@ -460,20 +215,21 @@ impl<
         self.csr.err_resume_stale.next = false;
         self.csr.eq_prod.next = 0.into();
         self.rsp_last_beat.next =
-            self.xl.m_xrsp_valid.val() & self.m_xrsp_ready.val() & self.xl.m_xrsp_last.val();
-        self.csr.ctr_lookups_inc.next = self.s_xreq_valid.val() & self.xl.s_xreq_ready.val();
+            self.m_xrsp.valid.val() & self.m_xrsp.ready.val() & self.m_xrsp.last.val();
+        self.csr.ctr_lookups_inc.next = self.s_xreq.valid.val() & self.s_xreq.ready.val();
         self.csr.ctr_tlb_hits_inc.next = self.xl.mon_tlb_hit.val();
         self.csr.ctr_tlb_misses_inc.next = self.xl.mon_tlb_miss.val();
         self.csr.ctr_walks_inc.next = self.xl.mon_walk.val();
-        self.csr.ctr_walk_reads_inc.next = self.xl.m_axi_arvalid.val() & self.m_axi_arready.val();
+        self.csr.ctr_walk_reads_inc.next =
+            self.m_axi.rd.arvalid.val() & self.m_axi.rd.arready.val();
         self.csr.ctr_stalls_inc.next =
-            self.rsp_last_beat.val() & (self.xl.m_xrsp_status.val() == 2); // = status::STALL
+            self.rsp_last_beat.val() & (self.m_xrsp.status.val() == 2); // = status::STALL
         self.csr.ctr_access_errors_inc.next =
-            self.rsp_last_beat.val() & (self.xl.m_xrsp_status.val() == 4); // = status::ACCESS_ERR
+            self.rsp_last_beat.val() & (self.m_xrsp.status.val() == 4); // = status::ACCESS_ERR
         self.csr.ctr_fatals_inc.next =
-            self.rsp_last_beat.val() & (self.xl.m_xrsp_status.val() == 5); // = status::FATAL
+            self.rsp_last_beat.val() & (self.m_xrsp.status.val() == 5); // = status::FATAL
         self.csr.err_walk_fatal.next =
-            self.rsp_last_beat.val() & (self.xl.m_xrsp_status.val() == 5); // = status::FATAL
+            self.rsp_last_beat.val() & (self.m_xrsp.status.val() == 5); // = status::FATAL
         self.csr.ctr_faults_inc.next = false;
         self.csr.ctr_faults_coalesced_inc.next = false;
         self.csr.ctr_rnr_naks_fault_inc.next = false;

@@ -52,15 +52,9 @@ struct Outs {
 
 odp_mmu_workshop::port_map!(SmallPorts for Small {
     clock: clock,
-    inputs: [
-        rst, ready, cmd_valid, cmd_op, cmd_tag, cmd_arg0, cmd_arg1, cmd_arg2, cmd_arg3, cmd_arg4,
-        cmd_arg5, cmd_arg6, cmd_arg7, cmd_arg8,
-    ],
-    outputs: [
-        cmd_ready, mr_wr_valid, mr_wr_index, mr_wr_tag, mr_wr_pd, mr_wr_base_va, mr_wr_length,
-        mr_wr_access, mr_wr_root, mr_wr_levels_m1, mr_wr_state, mr_st_valid, mr_st_index,
-        mr_st_state, res_valid, res_op, res_tag, res_code,
-    ],
+    inputs: [rst, ready, cmd_valid, cmd_op, cmd_tag, cmd_arg0, cmd_arg1, cmd_arg2, cmd_arg3, cmd_arg4, cmd_arg5, cmd_arg6, cmd_arg7, cmd_arg8],
+    outputs: [cmd_ready, res_valid, res_op, res_tag, res_code],
+    bundles: [mr_wr, mr_st],
 });
 
 /// The Verilated Verilog of `uut`, as module `name`.

@@ -169,19 +169,11 @@ impl PortMap for CsrPorts {
     fn set_clock(uut: &mut CsrRegs, level: bool) {
         uut.clk.next = level.into();
     }
-    fn port_names() -> (&'static [&'static str], &'static [&'static str]) {
-        static NAMES: OnceLock<(Vec<&str>, Vec<&str>)> = OnceLock::new();
-        let (i, o) = NAMES.get_or_init(|| {
-            let of = |input: bool| {
-                CsrRegs::PORTS
-                    .iter()
-                    .filter(|p| p.2 == input)
-                    .map(|p| p.0)
-                    .collect()
-            };
-            (of(true), of(false))
-        });
-        (i.as_slice(), o.as_slice())
+    fn port_names(_: &CsrRegs) -> Vec<(String, bool)> {
+        CsrRegs::PORTS
+            .iter()
+            .map(|p| (p.0.to_string(), p.2))
+            .collect()
     }
 }
 

@@ -70,15 +70,9 @@ struct Outs {
 
 odp_mmu_workshop::port_map!(RingPorts for EventRing {
     clock: clock,
-    inputs: [
-        rst, eq_base, eq_log2_size, eq_cons, irq_en, ring_reset, s_ev_valid, s_ev_w0, s_ev_w1,
-        s_ev_w2, s_ev_w3, m_axi_awready, m_axi_wready, m_axi_bvalid, m_axi_bid, m_axi_bresp,
-    ],
-    outputs: [
-        ready, eq_prod, occupancy, irq, err_write, err_cons, err_size, s_ev_ready, m_done_valid,
-        m_done_err, m_axi_awvalid, m_axi_awid, m_axi_awaddr, m_axi_awlen, m_axi_awsize,
-        m_axi_awburst, m_axi_wvalid, m_axi_wdata, m_axi_wstrb, m_axi_wlast, m_axi_bready,
-    ],
+    inputs: [rst, eq_base, eq_log2_size, eq_cons, irq_en, ring_reset, s_ev_valid, s_ev_w0, s_ev_w1, s_ev_w2, s_ev_w3],
+    outputs: [ready, eq_prod, occupancy, irq, err_write, err_cons, err_size, s_ev_ready, m_done_valid, m_done_err],
+    bundles: [m_axi],
 });
 
 /// The ring's AXI4 write master.

@@ -60,14 +60,9 @@ struct Outs {
 
 odp_mmu_workshop::port_map!(MrTablePorts<const B: usize> for MrTable<B> {
     clock: clock,
-    inputs: [
-        rst, wr_valid, wr_index, wr_tag, wr_pd, wr_base_va, wr_length, wr_access, wr_root,
-        wr_levels_m1, wr_state, st_valid, st_index, st_state, lk_valid, lk_key, lk_pd, lk_va,
-        lk_len, lk_op,
-    ],
-    outputs: [
-        ready, res_valid, res_status, res_mr, res_off, res_root, res_levels_m1, res_cross,
-    ],
+    inputs: [rst, lk_valid, lk_key, lk_pd, lk_va, lk_len, lk_op],
+    outputs: [ready, res_valid, res_status, res_mr, res_off, res_root, res_levels_m1, res_cross],
+    bundles: [wr, st],
 });
 
 fn drive(d: &mut dyn Dut, s: &Stim) {

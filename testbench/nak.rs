@@ -72,16 +72,9 @@ struct Outs {
 
 odp_mmu_workshop::port_map!(SmallPorts for Small {
     clock: clock,
-    inputs: [
-        rst, pkey, rnr_timer, s_rsp_valid, s_rsp_tag, s_rsp_status, s_rsp_pa, s_rsp_seg_len,
-        s_rsp_last, s_rsp_epoch, s_rsp_op, s_rsp_qpn, s_rsp_rqpn, s_rsp_psn, s_rsp_msn,
-        m_rsp_ready, m_nak_ready, s_qpcmd_valid, s_qpcmd_kind, s_qpcmd_qpn, s_qpcmd_timer,
-    ],
-    outputs: [
-        ready, s_rsp_ready, m_rsp_valid, m_rsp_tag, m_rsp_status, m_rsp_pa, m_rsp_seg_len,
-        m_rsp_last, m_rsp_epoch, m_rsp_op, m_rsp_qpn, m_nak_valid, m_nak_qpn, m_nak_hdr,
-        s_qpcmd_ready, qpcmd_refused, nak_rnr, nak_err, drop,
-    ],
+    inputs: [rst, pkey, rnr_timer, s_rsp_valid, s_rsp_tag, s_rsp_status, s_rsp_pa, s_rsp_seg_len, s_rsp_last, s_rsp_epoch, s_rsp_op, s_rsp_qpn, s_rsp_rqpn, s_rsp_psn, s_rsp_msn, m_rsp_ready, s_qpcmd_valid, s_qpcmd_kind, s_qpcmd_qpn, s_qpcmd_timer],
+    outputs: [ready, s_rsp_ready, m_rsp_valid, m_rsp_tag, m_rsp_status, m_rsp_pa, m_rsp_seg_len, m_rsp_last, m_rsp_epoch, m_rsp_op, m_rsp_qpn, s_qpcmd_ready, qpcmd_refused, nak_rnr, nak_err, drop],
+    bundles: [m_nak],
 });
 
 /// A NAK generator under test, and the width of its QP table.

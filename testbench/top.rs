@@ -125,22 +125,22 @@ fn top_verilog_matches_the_rust_hdl_model_on_random_stimulus_in_lockstep() {
         3_000,
         |clock, u| {
             u.rst.next = clock < 2 || rng.gen_ratio(1, 500);
-            u.s_xreq_valid.next = rng.gen();
-            u.s_xreq_tag.next = (rng.gen::<u8>() as u64).into();
-            u.s_xreq_va.next = rng.gen::<u64>().into();
-            u.s_xreq_key.next = (rng.gen::<u32>() as u64).into();
-            u.m_xrsp_ready.next = rng.gen();
+            u.s_xreq.valid.next = rng.gen();
+            u.s_xreq.tag.next = (rng.gen::<u8>() as u64).into();
+            u.s_xreq.va.next = rng.gen::<u64>().into();
+            u.s_xreq.key.next = (rng.gen::<u32>() as u64).into();
+            u.m_xrsp.ready.next = rng.gen();
             // Writes to registers of every kind, the doorbell included, so
             // commands (random op codes and arguments) run too.
-            u.s_axil_awvalid.next = rng.gen();
-            u.s_axil_awaddr.next = (random_csr(&mut rng) as u64).into();
-            u.s_axil_wvalid.next = rng.gen();
-            u.s_axil_wdata.next = (rng.gen::<u32>() as u64).into();
-            u.s_axil_wstrb.next = (rng.gen::<u8>() as u64 & 0xf).into();
-            u.s_axil_bready.next = rng.gen();
-            u.s_axil_arvalid.next = rng.gen();
-            u.s_axil_rready.next = rng.gen();
-            u.s_axil_araddr.next = (random_csr(&mut rng) as u64).into();
+            u.s_axil.awvalid.next = rng.gen();
+            u.s_axil.awaddr.next = (random_csr(&mut rng) as u64).into();
+            u.s_axil.wvalid.next = rng.gen();
+            u.s_axil.wdata.next = (rng.gen::<u32>() as u64).into();
+            u.s_axil.wstrb.next = (rng.gen::<u8>() as u64 & 0xf).into();
+            u.s_axil.bready.next = rng.gen();
+            u.s_axil.arvalid.next = rng.gen();
+            u.s_axil.rready.next = rng.gen();
+            u.s_axil.araddr.next = (random_csr(&mut rng) as u64).into();
         },
         |_, _| {},
     )
@@ -309,68 +309,61 @@ impl LockstepSys {
         let (offer, rsp_ready) = (self.offer, self.rng.gen_ratio(4, 5));
         let ls = &mut self.ls;
         ls.settle(|_, u| {
-            let r = offer.map_or(Req::default(), |o| o.1);
             u.rst.next = false;
-            u.s_xreq_valid.next = offer.is_some();
-            u.s_xreq_tag.next = (offer.map_or(0, |o| o.0) as u64).into();
-            u.s_xreq_op.next = (r.op as u64).into();
-            u.s_xreq_qpn.next = (r.qpn as u64).into();
-            u.s_xreq_pd.next = (r.pd as u64).into();
-            u.s_xreq_key.next = (r.key as u64).into();
-            u.s_xreq_va.next = r.va.into();
-            u.s_xreq_len.next = (r.len as u64).into();
-            u.m_xrsp_ready.next = rsp_ready;
-            u.m_nak_ready.next = true;
-            u.m_wake_ready.next = true;
-            u.s_axil_awvalid.next = aw.is_some();
-            u.s_axil_awaddr.next = (aw.unwrap_or(0) as u64).into();
-            u.s_axil_wvalid.next = w.is_some();
-            u.s_axil_wdata.next = (w.unwrap_or(0) as u64).into();
-            u.s_axil_wstrb.next = 0xf_u64.into();
-            u.s_axil_bready.next = true;
-            u.s_axil_arvalid.next = ar.is_some();
-            u.s_axil_araddr.next = (ar.unwrap_or(0) as u64).into();
-            u.s_axil_rready.next = true;
-            odp_mmu_workshop::drive_axi_read_slave!(u, s);
-            u.m_axi_awready.next = true;
-            u.m_axi_wready.next = true;
-            u.m_axi_bvalid.next = false;
+            harness::top::drive_xreq(&mut u.s_xreq, offer.as_ref().map(|(t, r)| (*t, r)));
+            u.m_xrsp.ready.next = rsp_ready;
+            u.m_nak.ready.next = true;
+            u.m_wake.ready.next = true;
+            u.s_axil.awvalid.next = aw.is_some();
+            u.s_axil.awaddr.next = (aw.unwrap_or(0) as u64).into();
+            u.s_axil.wvalid.next = w.is_some();
+            u.s_axil.wdata.next = (w.unwrap_or(0) as u64).into();
+            u.s_axil.wstrb.next = 0xf_u64.into();
+            u.s_axil.bready.next = true;
+            u.s_axil.arvalid.next = ar.is_some();
+            u.s_axil.araddr.next = (ar.unwrap_or(0) as u64).into();
+            u.s_axil.rready.next = true;
+            odp_mmu_workshop::models::host_memory::drive_read_slave(&mut u.m_axi.rd, &s);
+            u.m_axi.wr.awready.next = true;
+            u.m_axi.wr.wready.next = true;
+            u.m_axi.wr.bvalid.next = false;
         })
         .unwrap_or_else(|m| panic!("{m}"));
         let u = &ls.uut;
         let clock = ls.clock();
         let lite = LiteOut {
-            awready: aw.is_some() && u.s_axil_awready.val(),
-            wready: w.is_some() && u.s_axil_wready.val(),
-            b: u.s_axil_bvalid
+            awready: aw.is_some() && u.s_axil.awready.val(),
+            wready: w.is_some() && u.s_axil.wready.val(),
+            b: u.s_axil
+                .bvalid
                 .val()
-                .then(|| u.s_axil_bresp.val().index() as u8),
-            arready: ar.is_some() && u.s_axil_arready.val(),
-            r: u.s_axil_rvalid.val().then(|| {
+                .then(|| u.s_axil.bresp.val().index() as u8),
+            arready: ar.is_some() && u.s_axil.arready.val(),
+            r: u.s_axil.rvalid.val().then(|| {
                 (
-                    u.s_axil_rdata.val().index() as u32,
-                    u.s_axil_rresp.val().index() as u8,
+                    u.s_axil.rdata.val().index() as u32,
+                    u.s_axil.rresp.val().index() as u8,
                 )
             }),
         };
-        if let (Some((tag, r)), true) = (offer, u.s_xreq_ready.val()) {
+        if let (Some((tag, r)), true) = (offer, u.s_xreq.ready.val()) {
             let mut table = self.mrs.clone();
             table.resize(256, MrEntry::default());
             let a = translate(&table, 8, 1024, &self.mem, &r);
             self.inflight.insert(tag, (a.status, a.beats, Vec::new()));
             self.offer = None;
         }
-        if u.m_xrsp_valid.val() && rsp_ready {
-            let tag = u.m_xrsp_tag.val().index() as u8;
-            let status = u.m_xrsp_status.val().index() as u8;
-            let beat = (u.m_xrsp_pa.val().to_u64(), u.m_xrsp_seg_len.val().to_u64());
+        if u.m_xrsp.valid.val() && rsp_ready {
+            let tag = u.m_xrsp.tag.val().index() as u8;
+            let status = u.m_xrsp.status.val().index() as u8;
+            let beat = (u.m_xrsp.pa.val().to_u64(), u.m_xrsp.seg_len.val().to_u64());
             let f = self
                 .inflight
                 .get_mut(&tag)
                 .unwrap_or_else(|| panic!("clock {clock}: unknown tag {tag}"));
             assert_eq!(status, f.0, "clock {clock}: status of tag {tag}");
             f.2.push(beat);
-            if u.m_xrsp_last.val() {
+            if u.m_xrsp.last.val() {
                 let (st, want, got) = self.inflight.remove(&tag).unwrap();
                 if st == 0 {
                     assert_eq!(got, want, "clock {clock}: beats of tag {tag}");
@@ -379,7 +372,7 @@ impl LockstepSys {
                 self.by_status[st as usize] += 1;
             }
         }
-        let mo = odp_mmu_workshop::axi_read_master_out!(u);
+        let mo = odp_mmu_workshop::models::host_memory::read_master_out(&u.m_axi.rd);
         self.mon.check(&mo, &s);
         self.mem.edge(&mo);
         ls.edge();

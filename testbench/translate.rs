@@ -275,20 +275,9 @@ struct Outputs {
 
 odp_mmu_workshop::port_map!(SmallPorts for Small {
     clock: clock,
-    inputs: [
-        rst, s_xreq_valid, s_xreq_tag, s_xreq_op, s_xreq_qpn, s_xreq_rqpn, s_xreq_psn,
-        s_xreq_msn, s_xreq_pd, s_xreq_key, s_xreq_va, s_xreq_len, s_xreq_msg_len, m_xrsp_ready,
-        mr_wr_valid, mr_wr_index, mr_wr_tag, mr_wr_pd, mr_wr_base_va, mr_wr_length,
-        mr_wr_access, mr_wr_root, mr_wr_levels_m1, mr_wr_state, mr_st_valid, mr_st_index,
-        mr_st_state, inv_valid, inv_kind, inv_mr, inv_va_lo, inv_va_hi, inv_off_lo, inv_off_hi,
-        m_axi_arready, m_axi_rid, m_axi_rdata, m_axi_rresp, m_axi_rlast, m_axi_rvalid,
-    ],
-    outputs: [
-        ready, s_xreq_ready, m_xrsp_valid, m_xrsp_tag, m_xrsp_status, m_xrsp_pa,
-        m_xrsp_seg_len, m_xrsp_last, inv_ready, inv_done, m_axi_arid, m_axi_araddr,
-        m_axi_arlen, m_axi_arsize, m_axi_arburst, m_axi_arvalid, m_axi_rready, mon_multi_hit,
-        mon_overflow, mon_tlb_refused, mon_parked, mon_tlb_hit, mon_tlb_miss, mon_walk,
-    ],
+    inputs: [rst],
+    outputs: [ready, mon_multi_hit, mon_overflow, mon_tlb_refused, mon_parked, mon_tlb_hit, mon_tlb_miss, mon_walk],
+    bundles: [s_xreq, m_xrsp, mr_wr, mr_st, inv, m_axi],
 });
 
 /// The translator under test on any backend of the harness's DUT contract:

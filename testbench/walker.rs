@@ -73,15 +73,9 @@ struct Outputs {
 
 odp_mmu_workshop::port_map!(WalkerPorts<const S: usize> for Walker<S> {
     clock: clock,
-    inputs: [
-        rst, req_valid, req_mr, req_off, req_root, req_levels_m1, done_ready, flush,
-        m_axi_arready, m_axi_rvalid, m_axi_rid, m_axi_rdata, m_axi_rresp, m_axi_rlast,
-    ],
-    outputs: [
-        req_ready, req_id, req_coalesced, done_valid, done_id, done_status, done_mr, done_off,
-        done_ppn, done_size, done_writable, done_stale, m_axi_arvalid, m_axi_arid, m_axi_araddr,
-        m_axi_arlen, m_axi_arsize, m_axi_arburst, m_axi_rready,
-    ],
+    inputs: [rst, req_valid, req_mr, req_off, req_root, req_levels_m1, done_ready, flush],
+    outputs: [req_ready, req_id, req_coalesced, done_valid, done_id, done_status, done_mr, done_off, done_ppn, done_size, done_writable, done_stale],
+    bundles: [m_axi],
 });
 
 /// One clock: apply `i` and the memory's outputs `s` (with `idle_r` on the

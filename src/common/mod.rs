@@ -1,4 +1,5 @@
 //! Small primitives shared by several blocks.
 
+pub mod interfaces;
 pub mod plru;
 pub mod reg_fifo;

@@ -2,6 +2,8 @@
 
 use rust_hdl::prelude::*;
 
+use crate::common::interfaces::{MrStateOut, MrWriteOut};
+
 use crate::control::regmap::op;
 
 /// Op codes (the register map's [`op`]) of commands whose blocks are not
@@ -97,32 +99,10 @@ pub struct CommandUnit<const MR_BITS: usize> {
     /// Argument word 8: root table physical address bits 63:32.
     pub cmd_arg8: Signal<In, Bits<32>>,
 
-    /// MR table full write.
-    pub mr_wr_valid: Signal<Out, Bit>,
-    /// MR table full write: index.
-    pub mr_wr_index: Signal<Out, Bits<MR_BITS>>,
-    /// MR table full write: key tag.
-    pub mr_wr_tag: Signal<Out, Bits<8>>,
-    /// MR table full write: PD.
-    pub mr_wr_pd: Signal<Out, Bits<16>>,
-    /// MR table full write: base VA.
-    pub mr_wr_base_va: Signal<Out, Bits<64>>,
-    /// MR table full write: length.
-    pub mr_wr_length: Signal<Out, Bits<64>>,
-    /// MR table full write: access rights.
-    pub mr_wr_access: Signal<Out, Bits<3>>,
-    /// MR table full write: root table PA bits 63:12.
-    pub mr_wr_root: Signal<Out, Bits<52>>,
-    /// MR table full write: levels minus one.
-    pub mr_wr_levels_m1: Signal<Out, Bits<2>>,
-    /// MR table full write: state.
-    pub mr_wr_state: Signal<Out, Bits<2>>,
-    /// MR table state-only write.
-    pub mr_st_valid: Signal<Out, Bit>,
-    /// MR table state-only write: index.
-    pub mr_st_index: Signal<Out, Bits<MR_BITS>>,
-    /// MR table state-only write: state.
-    pub mr_st_state: Signal<Out, Bits<2>>,
+    /// MR table full write (MR_WRITE).
+    pub mr_wr: MrWriteOut<MR_BITS>,
+    /// MR table state-only write (MR_SET_STATE).
+    pub mr_st: MrStateOut<MR_BITS>,
 
     /// One clock per command taken: its result.
     pub res_valid: Signal<Out, Bit>,
@@ -174,19 +154,8 @@ impl<const MR_BITS: usize> CommandUnit<MR_BITS> {
             cmd_arg6: Default::default(),
             cmd_arg7: Default::default(),
             cmd_arg8: Default::default(),
-            mr_wr_valid: Default::default(),
-            mr_wr_index: Default::default(),
-            mr_wr_tag: Default::default(),
-            mr_wr_pd: Default::default(),
-            mr_wr_base_va: Default::default(),
-            mr_wr_length: Default::default(),
-            mr_wr_access: Default::default(),
-            mr_wr_root: Default::default(),
-            mr_wr_levels_m1: Default::default(),
-            mr_wr_state: Default::default(),
-            mr_st_valid: Default::default(),
-            mr_st_index: Default::default(),
-            mr_st_state: Default::default(),
+            mr_wr: Default::default(),
+            mr_st: Default::default(),
             res_valid: Default::default(),
             res_op: Default::default(),
             res_tag: Default::default(),
@@ -292,23 +261,23 @@ impl<const MR_BITS: usize> Logic for CommandUnit<MR_BITS> {
         }
 
         // The MR table ports, from the held words.
-        self.mr_wr_valid.next = (self.state.q.val() == CmdState::Issue)
+        self.mr_wr.valid.next = (self.state.q.val() == CmdState::Issue)
             & (self.code.q.val() == 0) // = RES_OK
             & (self.op.q.val() == 1); // = op::MR_WRITE
-        self.mr_wr_index.next = self.arg0.q.val().get_bits::<MR_BITS>(0);
-        self.mr_wr_tag.next = self.arg1.q.val().get_bits::<8>(0);
-        self.mr_wr_access.next = self.arg1.q.val().get_bits::<3>(8);
-        self.mr_wr_levels_m1.next = self.arg1.q.val().get_bits::<2>(12);
-        self.mr_wr_state.next = self.arg1.q.val().get_bits::<2>(16);
-        self.mr_wr_pd.next = self.arg2.q.val().get_bits::<16>(0);
-        self.mr_wr_base_va.next = self.base_va.q.val();
-        self.mr_wr_length.next = self.length.q.val();
-        self.mr_wr_root.next = self.root_pa.q.val().get_bits::<52>(12);
-        self.mr_st_valid.next = (self.state.q.val() == CmdState::Issue)
+        self.mr_wr.index.next = self.arg0.q.val().get_bits::<MR_BITS>(0);
+        self.mr_wr.tag.next = self.arg1.q.val().get_bits::<8>(0);
+        self.mr_wr.access.next = self.arg1.q.val().get_bits::<3>(8);
+        self.mr_wr.levels_m1.next = self.arg1.q.val().get_bits::<2>(12);
+        self.mr_wr.state.next = self.arg1.q.val().get_bits::<2>(16);
+        self.mr_wr.pd.next = self.arg2.q.val().get_bits::<16>(0);
+        self.mr_wr.base_va.next = self.base_va.q.val();
+        self.mr_wr.length.next = self.length.q.val();
+        self.mr_wr.root.next = self.root_pa.q.val().get_bits::<52>(12);
+        self.mr_st.valid.next = (self.state.q.val() == CmdState::Issue)
             & (self.code.q.val() == 0) // = RES_OK
             & (self.op.q.val() == 2); // = op::MR_SET_STATE
-        self.mr_st_index.next = self.arg0.q.val().get_bits::<MR_BITS>(0);
-        self.mr_st_state.next = self.arg1.q.val().get_bits::<2>(0);
+        self.mr_st.index.next = self.arg0.q.val().get_bits::<MR_BITS>(0);
+        self.mr_st.state.next = self.arg1.q.val().get_bits::<2>(0);
 
         self.res_valid.next = (self.state.q.val() == CmdState::Issue) & !self.rst.val();
         self.res_op.next = self.op.q.val();

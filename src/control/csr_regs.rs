@@ -7,6 +7,8 @@
 
 use rust_hdl::prelude::*;
 
+use crate::common::interfaces::AxiLiteSlave;
+
 /// Values of the parameter registers, fixed when the block is built.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CsrCaps {
@@ -27,44 +29,8 @@ pub struct CsrRegs {
     pub clk: Signal<In, Clock>,
     /// Synchronous active-high reset: every register to its reset value.
     pub rst: Signal<In, Bit>,
-    /// AXI4-Lite write address (byte address; bits 1:0 ignored).
-    pub s_axil_awaddr: Signal<In, Bits<16>>,
-    /// AXI4-Lite write protection (ignored).
-    pub s_axil_awprot: Signal<In, Bits<3>>,
-    /// AXI4-Lite write address valid.
-    pub s_axil_awvalid: Signal<In, Bit>,
-    /// AXI4-Lite write address ready (high while no address is held).
-    pub s_axil_awready: Signal<Out, Bit>,
-    /// AXI4-Lite write data.
-    pub s_axil_wdata: Signal<In, Bits<32>>,
-    /// AXI4-Lite write byte strobes.
-    pub s_axil_wstrb: Signal<In, Bits<4>>,
-    /// AXI4-Lite write data valid.
-    pub s_axil_wvalid: Signal<In, Bit>,
-    /// AXI4-Lite write data ready (high while no data is held).
-    pub s_axil_wready: Signal<Out, Bit>,
-    /// AXI4-Lite write response: 0 OKAY, 2 SLVERR.
-    pub s_axil_bresp: Signal<Out, Bits<2>>,
-    /// AXI4-Lite write response valid.
-    pub s_axil_bvalid: Signal<Out, Bit>,
-    /// AXI4-Lite write response ready.
-    pub s_axil_bready: Signal<In, Bit>,
-    /// AXI4-Lite read address (byte address; bits 1:0 ignored).
-    pub s_axil_araddr: Signal<In, Bits<16>>,
-    /// AXI4-Lite read protection (ignored).
-    pub s_axil_arprot: Signal<In, Bits<3>>,
-    /// AXI4-Lite read address valid.
-    pub s_axil_arvalid: Signal<In, Bit>,
-    /// AXI4-Lite read address ready (high while no address is held).
-    pub s_axil_arready: Signal<Out, Bit>,
-    /// AXI4-Lite read data.
-    pub s_axil_rdata: Signal<Out, Bits<32>>,
-    /// AXI4-Lite read response: always 0 OKAY.
-    pub s_axil_rresp: Signal<Out, Bits<2>>,
-    /// AXI4-Lite read data valid.
-    pub s_axil_rvalid: Signal<Out, Bit>,
-    /// AXI4-Lite read data ready.
-    pub s_axil_rready: Signal<In, Bit>,
+    /// AXI4-Lite slave: the register file's bus (`s_axil_*`).
+    pub s_axil: AxiLiteSlave,
     /// CTRL.IRQ_EN: Interrupt enable: irq is high while events are unconsumed and this bit is set.
     pub ctrl_irq_en: Signal<Out, Bit>,
     /// CTRL.ADAPTIVE_RNR: Choose the RNR timer code per fault from the expected service time instead of RNR_TIMER (planned: fault path).
@@ -395,27 +361,9 @@ impl CsrRegs {
     /// Builds the block with the parameter registers set from `caps`.
     pub fn new(caps: &CsrCaps) -> Self {
         Self {
+            s_axil: Default::default(),
             clk: Default::default(),
             rst: Default::default(),
-            s_axil_awaddr: Default::default(),
-            s_axil_awprot: Default::default(),
-            s_axil_awvalid: Default::default(),
-            s_axil_awready: Default::default(),
-            s_axil_wdata: Default::default(),
-            s_axil_wstrb: Default::default(),
-            s_axil_wvalid: Default::default(),
-            s_axil_wready: Default::default(),
-            s_axil_bresp: Default::default(),
-            s_axil_bvalid: Default::default(),
-            s_axil_bready: Default::default(),
-            s_axil_araddr: Default::default(),
-            s_axil_arprot: Default::default(),
-            s_axil_arvalid: Default::default(),
-            s_axil_arready: Default::default(),
-            s_axil_rdata: Default::default(),
-            s_axil_rresp: Default::default(),
-            s_axil_rvalid: Default::default(),
-            s_axil_rready: Default::default(),
             ctrl_irq_en: Default::default(),
             ctrl_adaptive_rnr: Default::default(),
             st_ready: Default::default(),
@@ -769,17 +717,17 @@ impl CsrRegs {
     pub fn set_input(&mut self, name: &str, value: u64) -> bool {
         match name {
             "rst" => self.rst.next = (value & 1) != 0,
-            "s_axil_awaddr" => self.s_axil_awaddr.next = (value & 0xFFFF).into(),
-            "s_axil_awprot" => self.s_axil_awprot.next = (value & 0x7).into(),
-            "s_axil_awvalid" => self.s_axil_awvalid.next = (value & 1) != 0,
-            "s_axil_wdata" => self.s_axil_wdata.next = (value & 0xFFFFFFFF).into(),
-            "s_axil_wstrb" => self.s_axil_wstrb.next = (value & 0xF).into(),
-            "s_axil_wvalid" => self.s_axil_wvalid.next = (value & 1) != 0,
-            "s_axil_bready" => self.s_axil_bready.next = (value & 1) != 0,
-            "s_axil_araddr" => self.s_axil_araddr.next = (value & 0xFFFF).into(),
-            "s_axil_arprot" => self.s_axil_arprot.next = (value & 0x7).into(),
-            "s_axil_arvalid" => self.s_axil_arvalid.next = (value & 1) != 0,
-            "s_axil_rready" => self.s_axil_rready.next = (value & 1) != 0,
+            "s_axil_awaddr" => self.s_axil.awaddr.next = (value & 0xFFFF).into(),
+            "s_axil_awprot" => self.s_axil.awprot.next = (value & 0x7).into(),
+            "s_axil_awvalid" => self.s_axil.awvalid.next = (value & 1) != 0,
+            "s_axil_wdata" => self.s_axil.wdata.next = (value & 0xFFFFFFFF).into(),
+            "s_axil_wstrb" => self.s_axil.wstrb.next = (value & 0xF).into(),
+            "s_axil_wvalid" => self.s_axil.wvalid.next = (value & 1) != 0,
+            "s_axil_bready" => self.s_axil.bready.next = (value & 1) != 0,
+            "s_axil_araddr" => self.s_axil.araddr.next = (value & 0xFFFF).into(),
+            "s_axil_arprot" => self.s_axil.arprot.next = (value & 0x7).into(),
+            "s_axil_arvalid" => self.s_axil.arvalid.next = (value & 1) != 0,
+            "s_axil_rready" => self.s_axil.rready.next = (value & 1) != 0,
             "st_ready" => self.st_ready.next = (value & 1) != 0,
             "err_bad_cmd" => self.err_bad_cmd.next = (value & 1) != 0,
             "err_walk_fatal" => self.err_walk_fatal.next = (value & 1) != 0,
@@ -821,14 +769,14 @@ impl CsrRegs {
     /// The current value of output `name` in simulation.
     pub fn output(&self, name: &str) -> Option<u64> {
         Some(match name {
-            "s_axil_awready" => self.s_axil_awready.val() as u64,
-            "s_axil_wready" => self.s_axil_wready.val() as u64,
-            "s_axil_bresp" => self.s_axil_bresp.val().into(),
-            "s_axil_bvalid" => self.s_axil_bvalid.val() as u64,
-            "s_axil_arready" => self.s_axil_arready.val() as u64,
-            "s_axil_rdata" => self.s_axil_rdata.val().into(),
-            "s_axil_rresp" => self.s_axil_rresp.val().into(),
-            "s_axil_rvalid" => self.s_axil_rvalid.val() as u64,
+            "s_axil_awready" => self.s_axil.awready.val() as u64,
+            "s_axil_wready" => self.s_axil.wready.val() as u64,
+            "s_axil_bresp" => self.s_axil.bresp.val().into(),
+            "s_axil_bvalid" => self.s_axil.bvalid.val() as u64,
+            "s_axil_arready" => self.s_axil.arready.val() as u64,
+            "s_axil_rdata" => self.s_axil.rdata.val().into(),
+            "s_axil_rresp" => self.s_axil.rresp.val().into(),
+            "s_axil_rvalid" => self.s_axil.rvalid.val() as u64,
             "ctrl_irq_en" => self.ctrl_irq_en.val() as u64,
             "ctrl_adaptive_rnr" => self.ctrl_adaptive_rnr.val() as u64,
             "rnr_timer" => self.rnr_timer.val().into(),
@@ -866,12 +814,12 @@ impl Logic for CsrRegs {
 
         // Write channels: address and data are each held in one register until both
         // are there and no response is pending; either may come first.
-        self.s_axil_awready.next = !self.aw_full.q.val();
-        self.s_axil_wready.next = !self.w_full.q.val();
-        self.s_axil_bvalid.next = self.b_valid.q.val();
-        self.s_axil_bresp.next = self.b_resp.q.val();
-        self.aw_word.next = self.s_axil_awaddr.val().get_bits::<14>(2);
-        if self.s_axil_awvalid.val() & (!self.aw_full.q.val()) {
+        self.s_axil.awready.next = !self.aw_full.q.val();
+        self.s_axil.wready.next = !self.w_full.q.val();
+        self.s_axil.bvalid.next = self.b_valid.q.val();
+        self.s_axil.bresp.next = self.b_resp.q.val();
+        self.aw_word.next = self.s_axil.awaddr.val().get_bits::<14>(2);
+        if self.s_axil.awvalid.val() & (!self.aw_full.q.val()) {
             self.aw_full.d.next = true;
             self.aw_ok.d.next = (self.aw_word.val() == 8_u64) | (self.aw_word.val() == 10_u64) | (self.aw_word.val() == 16_u64) | (self.aw_word.val() == 17_u64) | (self.aw_word.val() == 18_u64) | (self.aw_word.val() == 19_u64) | (self.aw_word.val() == 20_u64) | (self.aw_word.val() == 21_u64) | (self.aw_word.val() == 22_u64) | (self.aw_word.val() == 23_u64) | (self.aw_word.val() == 64_u64) | (self.aw_word.val() == 65_u64) | (self.aw_word.val() == 66_u64) | (self.aw_word.val() == 67_u64) | (self.aw_word.val() == 68_u64) | (self.aw_word.val() == 69_u64) | (self.aw_word.val() == 70_u64) | (self.aw_word.val() == 71_u64) | (self.aw_word.val() == 72_u64) | (self.aw_word.val() == 73_u64) | (self.aw_word.val() == 74_u64) | (self.aw_word.val() == 75_u64) | (self.aw_word.val() == 124_u64);
             self.aw_sel_ctrl.d.next = self.aw_word.val() == 8_u64;
@@ -900,24 +848,24 @@ impl Logic for CsrRegs {
             self.aw_sel_counter_clear.d.next = self.aw_word.val() == 124_u64;
         }
         self.wstrb_mask.next = 0.into();
-        if self.s_axil_wstrb.val().get_bit(0) {
+        if self.s_axil.wstrb.val().get_bit(0) {
             self.wstrb_mask.next = self.wstrb_mask.val() | 0xFF_u64;
         }
-        if self.s_axil_wstrb.val().get_bit(1) {
+        if self.s_axil.wstrb.val().get_bit(1) {
             self.wstrb_mask.next = self.wstrb_mask.val() | 0xFF00_u64;
         }
-        if self.s_axil_wstrb.val().get_bit(2) {
+        if self.s_axil.wstrb.val().get_bit(2) {
             self.wstrb_mask.next = self.wstrb_mask.val() | 0xFF_0000_u64;
         }
-        if self.s_axil_wstrb.val().get_bit(3) {
+        if self.s_axil.wstrb.val().get_bit(3) {
             self.wstrb_mask.next = self.wstrb_mask.val() | 0xFF00_0000_u64;
         }
-        if self.s_axil_wvalid.val() & (!self.w_full.q.val()) {
+        if self.s_axil.wvalid.val() & (!self.w_full.q.val()) {
             self.w_full.d.next = true;
-            self.w_bits.d.next = self.s_axil_wdata.val() & self.wstrb_mask.val();
+            self.w_bits.d.next = self.s_axil.wdata.val() & self.wstrb_mask.val();
             self.w_mask.d.next = self.wstrb_mask.val();
         }
-        if self.s_axil_bready.val() {
+        if self.s_axil.bready.val() {
             self.b_valid.d.next = false;
         }
         self.wr_go.next = self.aw_full.q.val() & self.w_full.q.val() & (!self.b_valid.q.val());
@@ -928,15 +876,15 @@ impl Logic for CsrRegs {
 
         // Read channels: the address is held one clock, then the registered read mux
         // fills the read data register.
-        self.s_axil_arready.next = !self.ar_full.q.val();
-        self.s_axil_rvalid.next = self.r_valid.q.val();
-        self.s_axil_rdata.next = self.r_data.q.val();
-        self.s_axil_rresp.next = 0.into();
-        if self.s_axil_arvalid.val() & (!self.ar_full.q.val()) {
+        self.s_axil.arready.next = !self.ar_full.q.val();
+        self.s_axil.rvalid.next = self.r_valid.q.val();
+        self.s_axil.rdata.next = self.r_data.q.val();
+        self.s_axil.rresp.next = 0.into();
+        if self.s_axil.arvalid.val() & (!self.ar_full.q.val()) {
             self.ar_full.d.next = true;
-            self.ar_addr.d.next = self.s_axil_araddr.val().get_bits::<14>(2);
+            self.ar_addr.d.next = self.s_axil.araddr.val().get_bits::<14>(2);
         }
-        if self.s_axil_rready.val() {
+        if self.s_axil.rready.val() {
             self.r_valid.d.next = false;
         }
         self.rd_go.next = self.ar_full.q.val() & (!self.s1_full.q.val()) & (!self.r_valid.q.val());

@@ -5,6 +5,8 @@
 
 use rust_hdl::prelude::*;
 
+use crate::common::interfaces::AxiWriteMaster;
+
 /// Bursts (records) the writer keeps in flight at most: accepted and not
 /// yet answered on B.
 pub const MAX_OUTSTANDING: usize = 4;
@@ -83,38 +85,11 @@ pub struct EventRing {
     /// With `m_done_valid`: the B response was not OKAY.
     pub m_done_err: Signal<Out, Bit>,
 
-    /// AW valid.
-    pub m_axi_awvalid: Signal<Out, Bit>,
-    /// AW taken.
-    pub m_axi_awready: Signal<In, Bit>,
-    /// AW ID: always `EVENT_AXI_ID`.
-    pub m_axi_awid: Signal<Out, Bits<4>>,
-    /// Byte address of the record (32-byte aligned).
-    pub m_axi_awaddr: Signal<Out, Bits<64>>,
-    /// Beats - 1: always 3.
-    pub m_axi_awlen: Signal<Out, Bits<8>>,
-    /// log2(bytes per beat): always 3.
-    pub m_axi_awsize: Signal<Out, Bits<3>>,
-    /// Burst type: always 1 (INCR).
-    pub m_axi_awburst: Signal<Out, Bits<2>>,
-    /// W valid.
-    pub m_axi_wvalid: Signal<Out, Bit>,
-    /// W taken.
-    pub m_axi_wready: Signal<In, Bit>,
-    /// Record word of this beat.
-    pub m_axi_wdata: Signal<Out, Bits<64>>,
-    /// Byte strobes: always 0xFF.
-    pub m_axi_wstrb: Signal<Out, Bits<8>>,
-    /// Last beat (word 3).
-    pub m_axi_wlast: Signal<Out, Bit>,
-    /// B valid.
-    pub m_axi_bvalid: Signal<In, Bit>,
-    /// B taken: always high.
-    pub m_axi_bready: Signal<Out, Bit>,
-    /// B ID (every B is this writer's: it is the only write master).
-    pub m_axi_bid: Signal<In, Bits<4>>,
-    /// B response (0 OKAY).
-    pub m_axi_bresp: Signal<In, Bits<2>>,
+    /// AXI4 write master (`m_axi_aw*`, `m_axi_w*`, `m_axi_b*`): one INCR
+    /// burst of 4 beats of 8 bytes per record (AW ID `EVENT_AXI_ID`, byte
+    /// address 32-byte aligned, strobes all set, `wlast` on word 3); `bready`
+    /// is always high, and every B is this writer's.
+    pub m_axi: AxiWriteMaster,
 
     // --- constants ---
     axi_id: Constant<Bits<4>>,
@@ -203,22 +178,7 @@ impl EventRing {
             s_ev_w3: Default::default(),
             m_done_valid: Default::default(),
             m_done_err: Default::default(),
-            m_axi_awvalid: Default::default(),
-            m_axi_awready: Default::default(),
-            m_axi_awid: Default::default(),
-            m_axi_awaddr: Default::default(),
-            m_axi_awlen: Default::default(),
-            m_axi_awsize: Default::default(),
-            m_axi_awburst: Default::default(),
-            m_axi_wvalid: Default::default(),
-            m_axi_wready: Default::default(),
-            m_axi_wdata: Default::default(),
-            m_axi_wstrb: Default::default(),
-            m_axi_wlast: Default::default(),
-            m_axi_bvalid: Default::default(),
-            m_axi_bready: Default::default(),
-            m_axi_bid: Default::default(),
-            m_axi_bresp: Default::default(),
+            m_axi: Default::default(),
             axi_id: Constant::new(super::EVENT_AXI_ID.into()),
             one32: Constant::new(1u64.into()),
             ready_r: Default::default(),
@@ -390,22 +350,25 @@ impl Logic for EventRing {
                 self.aw_next.next = self.e_addr[i].q.val();
             }
         }
-        if self.awvalid_r.q.val() & self.m_axi_awready.val() {
+        if self.awvalid_r.q.val() & self.m_axi.awready.val() {
             self.awvalid_r.d.next = false;
         }
-        if ((!self.awvalid_r.q.val()) | self.m_axi_awready.val())
+        if ((!self.awvalid_r.q.val()) | self.m_axi.awready.val())
             & (self.aw_p.q.val() != self.wr_p.q.val())
         {
             self.awvalid_r.d.next = true;
             self.awaddr_r.d.next = self.aw_next.val();
             self.aw_p.d.next = self.aw_p.q.val() + 1;
         }
-        self.m_axi_awvalid.next = self.awvalid_r.q.val();
-        self.m_axi_awid.next = self.axi_id.val();
-        self.m_axi_awaddr.next = bit_cast::<64, 59>(self.awaddr_r.q.val()) << 5;
-        self.m_axi_awlen.next = 3.into();
-        self.m_axi_awsize.next = 3.into();
-        self.m_axi_awburst.next = 1.into();
+        self.m_axi.awvalid.next = self.awvalid_r.q.val();
+        self.m_axi.awid.next = self.axi_id.val();
+        self.m_axi.awaddr.next = bit_cast::<64, 59>(self.awaddr_r.q.val()) << 5;
+        self.m_axi.awlen.next = 3.into();
+        self.m_axi.awsize.next = 3.into();
+        self.m_axi.awburst.next = 1.into();
+        self.m_axi.awlock.next = false;
+        self.m_axi.awcache.next = 3.into(); // normal non-cacheable bufferable
+        self.m_axi.awprot.next = 0.into();
 
         // ---- W: one data register, loaded with the next beat (words 0 to
         // 3 of the oldest entry whose data has not gone) whenever it is
@@ -422,10 +385,10 @@ impl Logic for EventRing {
                 self.wsel3.next = self.e_w3[i].q.val();
             }
         }
-        if self.wvalid_r.q.val() & self.m_axi_wready.val() {
+        if self.wvalid_r.q.val() & self.m_axi.wready.val() {
             self.wvalid_r.d.next = false;
         }
-        if ((!self.wvalid_r.q.val()) | self.m_axi_wready.val())
+        if ((!self.wvalid_r.q.val()) | self.m_axi.wready.val())
             & (self.w_p.q.val() != self.wr_p.q.val())
         {
             self.wvalid_r.d.next = true;
@@ -443,16 +406,16 @@ impl Logic for EventRing {
                 self.w_p.d.next = self.w_p.q.val() + 1;
             }
         }
-        self.m_axi_wvalid.next = self.wvalid_r.q.val();
-        self.m_axi_wdata.next = self.wdata_r.q.val();
-        self.m_axi_wstrb.next = 0xff.into();
-        self.m_axi_wlast.next = self.wlast_r.q.val();
+        self.m_axi.wvalid.next = self.wvalid_r.q.val();
+        self.m_axi.wdata.next = self.wdata_r.q.val();
+        self.m_axi.wstrb.next = 0xff.into();
+        self.m_axi.wlast.next = self.wlast_r.q.val();
 
         // ---- B: always taken; completes the oldest record in flight.
-        self.m_axi_bready.next = true;
-        self.done_r.d.next = self.m_axi_bvalid.val();
-        self.done_err_r.d.next = self.m_axi_bvalid.val() & (self.m_axi_bresp.val() != 0);
-        if self.m_axi_bvalid.val() {
+        self.m_axi.bready.next = true;
+        self.done_r.d.next = self.m_axi.bvalid.val();
+        self.done_err_r.d.next = self.m_axi.bvalid.val() & (self.m_axi.bresp.val() != 0);
+        if self.m_axi.bvalid.val() {
             self.b_p.d.next = self.b_p.q.val() + 1;
             self.written.d.next = self.written.q.val() + 1;
         }

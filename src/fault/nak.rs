@@ -3,6 +3,7 @@
 //! of the NAKs it sends.
 #![doc = include_str!("../../docs/nak.md")]
 
+use crate::common::interfaces::NakOut;
 use crate::common::reg_fifo::RegFifo;
 use crate::spec::aeth;
 use rust_hdl::prelude::*;
@@ -100,14 +101,8 @@ pub struct NakGen<const QP_BITS: usize> {
     /// Local QP number.
     pub m_rsp_qpn: Signal<Out, Bits<24>>,
 
-    /// NAK valid.
-    pub m_nak_valid: Signal<Out, Bit>,
-    /// NAK taken.
-    pub m_nak_ready: Signal<In, Bit>,
-    /// Local QP the NAK is sent on.
-    pub m_nak_qpn: Signal<Out, Bits<24>>,
-    /// BTH + AETH, network byte order, byte 0 in `[127:120]`.
-    pub m_nak_hdr: Signal<Out, Bits<128>>,
+    /// NAKs (`m_nak_*`): the local QP and the BTH + AETH header.
+    pub m_nak: NakOut,
 
     /// QP command valid.
     pub s_qpcmd_valid: Signal<In, Bit>,
@@ -280,10 +275,7 @@ impl<const QP_BITS: usize> NakGen<QP_BITS> {
             m_rsp_epoch: Default::default(),
             m_rsp_op: Default::default(),
             m_rsp_qpn: Default::default(),
-            m_nak_valid: Default::default(),
-            m_nak_ready: Default::default(),
-            m_nak_qpn: Default::default(),
-            m_nak_hdr: Default::default(),
+            m_nak: Default::default(),
             s_qpcmd_valid: Default::default(),
             s_qpcmd_ready: Default::default(),
             s_qpcmd_kind: Default::default(),
@@ -767,13 +759,13 @@ impl<const QP_BITS: usize> Logic for NakGen<QP_BITS> {
         self.m_rsp_op.next = self.rsp_fifo.data_out.val().get_bits::<2>(97);
         self.m_rsp_qpn.next = self.rsp_fifo.data_out.val().get_bits::<24>(99);
 
-        self.m_nak_valid.next = !self.nak_fifo.empty.val();
-        self.nak_fifo.pop.next = self.m_nak_ready.val();
+        self.m_nak.valid.next = !self.nak_fifo.empty.val();
+        self.nak_fifo.pop.next = self.m_nak.ready.val();
         self.nak_word.next = self.nak_fifo.data_out.val();
-        self.m_nak_qpn.next = self.nak_word.val().get_bits::<24>(0);
+        self.m_nak.qpn.next = self.nak_word.val().get_bits::<24>(0);
         // BTH: opcode, SE/M/pad/TVer 0, P_Key, reserved 0, DestQP, AckReq /
         // reserved 0, PSN; AETH: syndrome, MSN.
-        self.m_nak_hdr.next = self.bth_opcode.val()
+        self.m_nak.hdr.next = self.bth_opcode.val()
             | (bit_cast::<128, 16>(self.nak_word.val().get_bits::<16>(104)) << 96)
             | (bit_cast::<128, 24>(self.nak_word.val().get_bits::<24>(24)) << 64)
             | (bit_cast::<128, 24>(self.nak_word.val().get_bits::<24>(48)) << 32)

@@ -6,6 +6,9 @@ pub mod walker;
 
 use rust_hdl::prelude::*;
 
+use crate::common::interfaces::{
+    AxiReadMaster, InvalidateIn, MrStateIn, MrWriteIn, XReqIn, XRspOut,
+};
 use crate::common::reg_fifo::RegFifo;
 use crate::translate::mr_table::MrTable;
 use crate::translate::tlb::Tlb;
@@ -83,72 +86,23 @@ pub struct Translator<
     /// High once the reset sweeps of the MR table and the TLB are done.
     pub ready: Signal<Out, Bit>,
 
-    /// Translation request stream (SPEC section 2 fields).
-    pub s_xreq_valid: Signal<In, Bit>,
-    pub s_xreq_ready: Signal<Out, Bit>,
-    pub s_xreq_tag: Signal<In, Bits<8>>,
-    pub s_xreq_op: Signal<In, Bits<2>>,
-    pub s_xreq_qpn: Signal<In, Bits<24>>,
-    pub s_xreq_rqpn: Signal<In, Bits<24>>,
-    pub s_xreq_psn: Signal<In, Bits<24>>,
-    pub s_xreq_msn: Signal<In, Bits<24>>,
-    pub s_xreq_pd: Signal<In, Bits<16>>,
-    pub s_xreq_key: Signal<In, Bits<32>>,
-    pub s_xreq_va: Signal<In, Bits<64>>,
-    pub s_xreq_len: Signal<In, Bits<13>>,
-    pub s_xreq_msg_len: Signal<In, Bits<32>>,
+    /// Translation requests (`s_xreq_*`, SPEC section 2).
+    pub s_xreq: XReqIn,
 
-    /// Response beat stream.
-    pub m_xrsp_valid: Signal<Out, Bit>,
-    pub m_xrsp_ready: Signal<In, Bit>,
-    pub m_xrsp_tag: Signal<Out, Bits<8>>,
-    pub m_xrsp_status: Signal<Out, Bits<3>>,
-    pub m_xrsp_pa: Signal<Out, Bits<64>>,
-    pub m_xrsp_seg_len: Signal<Out, Bits<13>>,
-    pub m_xrsp_last: Signal<Out, Bit>,
+    /// Translation responses (`m_xrsp_*`, SPEC section 2); `epoch` is 0.
+    pub m_xrsp: XRspOut,
 
-    /// MR table full-entry write (see [`MrTable`]).
-    pub mr_wr_valid: Signal<In, Bit>,
-    pub mr_wr_index: Signal<In, Bits<MR_BITS>>,
-    pub mr_wr_tag: Signal<In, Bits<8>>,
-    pub mr_wr_pd: Signal<In, Bits<16>>,
-    pub mr_wr_base_va: Signal<In, Bits<64>>,
-    pub mr_wr_length: Signal<In, Bits<64>>,
-    pub mr_wr_access: Signal<In, Bits<3>>,
-    pub mr_wr_root: Signal<In, Bits<52>>,
-    pub mr_wr_levels_m1: Signal<In, Bits<2>>,
-    pub mr_wr_state: Signal<In, Bits<2>>,
-    /// MR table state-only write.
-    pub mr_st_valid: Signal<In, Bit>,
-    pub mr_st_index: Signal<In, Bits<MR_BITS>>,
-    pub mr_st_state: Signal<In, Bits<2>>,
+    /// MR table writes (MR_WRITE), passed to the MR table.
+    pub mr_wr: MrWriteIn<MR_BITS>,
+    /// MR state changes (MR_SET_STATE), passed to the MR table.
+    pub mr_st: MrStateIn<MR_BITS>,
 
-    /// TLB invalidation (see [`Tlb`]); accepting one also marks every walk
-    /// in flight stale, so none of them fills the TLB.
-    pub inv_valid: Signal<In, Bit>,
-    pub inv_ready: Signal<Out, Bit>,
-    pub inv_kind: Signal<In, Bits<2>>,
-    pub inv_mr: Signal<In, Bits<MR_BITS>>,
-    pub inv_va_lo: Signal<In, Bits<64>>,
-    pub inv_va_hi: Signal<In, Bits<64>>,
-    pub inv_off_lo: Signal<In, Bits<64>>,
-    pub inv_off_hi: Signal<In, Bits<64>>,
-    pub inv_done: Signal<Out, Bit>,
+    /// TLB invalidation (`inv_*`); an accepted one also makes every walk in
+    /// flight stale.
+    pub inv: InvalidateIn<MR_BITS>,
 
-    /// AXI4 read master (page-table reads).
-    pub m_axi_arid: Signal<Out, Bits<4>>,
-    pub m_axi_araddr: Signal<Out, Bits<64>>,
-    pub m_axi_arlen: Signal<Out, Bits<8>>,
-    pub m_axi_arsize: Signal<Out, Bits<3>>,
-    pub m_axi_arburst: Signal<Out, Bits<2>>,
-    pub m_axi_arvalid: Signal<Out, Bit>,
-    pub m_axi_arready: Signal<In, Bit>,
-    pub m_axi_rid: Signal<In, Bits<4>>,
-    pub m_axi_rdata: Signal<In, Bits<64>>,
-    pub m_axi_rresp: Signal<In, Bits<2>>,
-    pub m_axi_rlast: Signal<In, Bit>,
-    pub m_axi_rvalid: Signal<In, Bit>,
-    pub m_axi_rready: Signal<Out, Bit>,
+    /// AXI4 read master for the walker's page-table reads (`m_axi_*`).
+    pub m_axi: AxiReadMaster,
 
     /// Invariant monitor: more than one TLB entry matched a lookup.
     pub mon_multi_hit: Signal<Out, Bit>,
@@ -451,61 +405,12 @@ impl<
             clock: Default::default(),
             rst: Default::default(),
             ready: Default::default(),
-            s_xreq_valid: Default::default(),
-            s_xreq_ready: Default::default(),
-            s_xreq_tag: Default::default(),
-            s_xreq_op: Default::default(),
-            s_xreq_qpn: Default::default(),
-            s_xreq_rqpn: Default::default(),
-            s_xreq_psn: Default::default(),
-            s_xreq_msn: Default::default(),
-            s_xreq_pd: Default::default(),
-            s_xreq_key: Default::default(),
-            s_xreq_va: Default::default(),
-            s_xreq_len: Default::default(),
-            s_xreq_msg_len: Default::default(),
-            m_xrsp_valid: Default::default(),
-            m_xrsp_ready: Default::default(),
-            m_xrsp_tag: Default::default(),
-            m_xrsp_status: Default::default(),
-            m_xrsp_pa: Default::default(),
-            m_xrsp_seg_len: Default::default(),
-            m_xrsp_last: Default::default(),
-            mr_wr_valid: Default::default(),
-            mr_wr_index: Default::default(),
-            mr_wr_tag: Default::default(),
-            mr_wr_pd: Default::default(),
-            mr_wr_base_va: Default::default(),
-            mr_wr_length: Default::default(),
-            mr_wr_access: Default::default(),
-            mr_wr_root: Default::default(),
-            mr_wr_levels_m1: Default::default(),
-            mr_wr_state: Default::default(),
-            mr_st_valid: Default::default(),
-            mr_st_index: Default::default(),
-            mr_st_state: Default::default(),
-            inv_valid: Default::default(),
-            inv_ready: Default::default(),
-            inv_kind: Default::default(),
-            inv_mr: Default::default(),
-            inv_va_lo: Default::default(),
-            inv_va_hi: Default::default(),
-            inv_off_lo: Default::default(),
-            inv_off_hi: Default::default(),
-            inv_done: Default::default(),
-            m_axi_arid: Default::default(),
-            m_axi_araddr: Default::default(),
-            m_axi_arlen: Default::default(),
-            m_axi_arsize: Default::default(),
-            m_axi_arburst: Default::default(),
-            m_axi_arvalid: Default::default(),
-            m_axi_arready: Default::default(),
-            m_axi_rid: Default::default(),
-            m_axi_rdata: Default::default(),
-            m_axi_rresp: Default::default(),
-            m_axi_rlast: Default::default(),
-            m_axi_rvalid: Default::default(),
-            m_axi_rready: Default::default(),
+            s_xreq: Default::default(),
+            m_xrsp: Default::default(),
+            mr_wr: Default::default(),
+            mr_st: Default::default(),
+            inv: Default::default(),
+            m_axi: Default::default(),
             mon_multi_hit: Default::default(),
             mon_overflow: Default::default(),
             mon_tlb_refused: Default::default(),
@@ -886,57 +791,34 @@ impl<
         self.ready.next = self.mr.ready.val() & self.tlb.ready.val();
 
         // ---- MR writes and TLB invalidation pass through ----
-        self.mr.wr_valid.next = self.mr_wr_valid.val();
-        self.mr.wr_index.next = self.mr_wr_index.val();
-        self.mr.wr_tag.next = self.mr_wr_tag.val();
-        self.mr.wr_pd.next = self.mr_wr_pd.val();
-        self.mr.wr_base_va.next = self.mr_wr_base_va.val();
-        self.mr.wr_length.next = self.mr_wr_length.val();
-        self.mr.wr_access.next = self.mr_wr_access.val();
-        self.mr.wr_root.next = self.mr_wr_root.val();
-        self.mr.wr_levels_m1.next = self.mr_wr_levels_m1.val();
-        self.mr.wr_state.next = self.mr_wr_state.val();
-        self.mr.st_valid.next = self.mr_st_valid.val();
-        self.mr.st_index.next = self.mr_st_index.val();
-        self.mr.st_state.next = self.mr_st_state.val();
-        self.tlb.inv_valid.next = self.inv_valid.val();
-        self.tlb.inv_kind.next = self.inv_kind.val();
-        self.tlb.inv_mr.next = self.inv_mr.val();
-        self.tlb.inv_va_lo.next = self.inv_va_lo.val();
-        self.tlb.inv_va_hi.next = self.inv_va_hi.val();
-        self.tlb.inv_off_lo.next = self.inv_off_lo.val();
-        self.tlb.inv_off_hi.next = self.inv_off_hi.val();
-        self.inv_ready.next = self.tlb.inv_ready.val();
-        self.inv_done.next = self.tlb.inv_done.val();
-        self.walker.flush.next = self.inv_valid.val() & self.tlb.inv_ready.val();
+        MrWriteIn::<MR_BITS>::link(&mut self.mr_wr, &mut self.mr.wr);
+        MrStateIn::<MR_BITS>::link(&mut self.mr_st, &mut self.mr.st);
+        self.tlb.inv_valid.next = self.inv.valid.val();
+        self.tlb.inv_kind.next = self.inv.kind.val();
+        self.tlb.inv_mr.next = self.inv.mr.val();
+        self.tlb.inv_va_lo.next = self.inv.va_lo.val();
+        self.tlb.inv_va_hi.next = self.inv.va_hi.val();
+        self.tlb.inv_off_lo.next = self.inv.off_lo.val();
+        self.tlb.inv_off_hi.next = self.inv.off_hi.val();
+        self.inv.ready.next = self.tlb.inv_ready.val();
+        self.inv.done.next = self.tlb.inv_done.val();
+        self.walker.flush.next = self.inv.valid.val() & self.tlb.inv_ready.val();
 
         // ---- AXI read master is the walker's ----
-        self.m_axi_arid.next = self.walker.m_axi_arid.val();
-        self.m_axi_araddr.next = self.walker.m_axi_araddr.val();
-        self.m_axi_arlen.next = self.walker.m_axi_arlen.val();
-        self.m_axi_arsize.next = self.walker.m_axi_arsize.val();
-        self.m_axi_arburst.next = self.walker.m_axi_arburst.val();
-        self.m_axi_arvalid.next = self.walker.m_axi_arvalid.val();
-        self.walker.m_axi_arready.next = self.m_axi_arready.val();
-        self.walker.m_axi_rid.next = self.m_axi_rid.val();
-        self.walker.m_axi_rdata.next = self.m_axi_rdata.val();
-        self.walker.m_axi_rresp.next = self.m_axi_rresp.val();
-        self.walker.m_axi_rlast.next = self.m_axi_rlast.val();
-        self.walker.m_axi_rvalid.next = self.m_axi_rvalid.val();
-        self.m_axi_rready.next = self.walker.m_axi_rready.val();
+        AxiReadMaster::link(&mut self.m_axi, &mut self.walker.m_axi);
 
         // ---- c0: choose the lookup of this clock ----
-        self.xreq.next.tag = self.s_xreq_tag.val();
-        self.xreq.next.op = self.s_xreq_op.val();
-        self.xreq.next.qpn = self.s_xreq_qpn.val();
-        self.xreq.next.rqpn = self.s_xreq_rqpn.val();
-        self.xreq.next.psn = self.s_xreq_psn.val();
-        self.xreq.next.msn = self.s_xreq_msn.val();
-        self.xreq.next.pd = self.s_xreq_pd.val();
-        self.xreq.next.key = self.s_xreq_key.val();
-        self.xreq.next.va = self.s_xreq_va.val();
-        self.xreq.next.len = self.s_xreq_len.val();
-        self.xreq.next.msg_len = self.s_xreq_msg_len.val();
+        self.xreq.next.tag = self.s_xreq.tag.val();
+        self.xreq.next.op = self.s_xreq.op.val();
+        self.xreq.next.qpn = self.s_xreq.qpn.val();
+        self.xreq.next.rqpn = self.s_xreq.rqpn.val();
+        self.xreq.next.psn = self.s_xreq.psn.val();
+        self.xreq.next.msn = self.s_xreq.msn.val();
+        self.xreq.next.pd = self.s_xreq.pd.val();
+        self.xreq.next.key = self.s_xreq.key.val();
+        self.xreq.next.va = self.s_xreq.va.val();
+        self.xreq.next.len = self.s_xreq.len.val();
+        self.xreq.next.msg_len = self.s_xreq.msg_len.val();
         // Room for every lookup in flight in the output FIFO, tables ready.
         // The TLB sees this lookup one clock later, and a fill or an
         // invalidation it takes now lowers its `ready` then: no issue in
@@ -946,7 +828,7 @@ impl<
             & (!self.rst.val())
             & (self.out_fifo.count.val() <= 2)
             & (!(self.tlb.fill_valid.val() & self.tlb.fill_ready.val()))
-            & (!(self.inv_valid.val() & self.tlb.inv_ready.val()));
+            & (!(self.inv.valid.val() & self.tlb.inv_ready.val()));
         // Lookups of new requests in flight, each of which may still take a
         // slot (a crossing request counts twice: conservative).
         self.new_inflight.next =
@@ -963,18 +845,18 @@ impl<
                 + bit_cast::<CNT_BITS, 1>(
                     (self.s5_valid.q.val() & (!self.s5_replay.q.val())).into(),
                 );
-        self.s_xreq_ready.next = self.issue_ok.val()
+        self.s_xreq.ready.next = self.issue_ok.val()
             & (!self.b_pend.q.val())
             & (!self.rp2_valid.q.val())
             & ((self.used_cnt.q.val() + self.new_inflight.val()) < self.slots_total.val());
         self.c0_rp.next = self.issue_ok.val() & (!self.b_pend.q.val()) & self.rp2_valid.q.val();
         self.s1_page.next = (self.s1_va.q.val() & 0xFFFF_FFFF_FFFF_F000_u64) + 0x1000_u64;
-        self.c0_valid.next = self.s_xreq_valid.val() & self.s_xreq_ready.val();
+        self.c0_valid.next = self.s_xreq.valid.val() & self.s_xreq.ready.val();
         self.c0_replay.next = false;
         self.c0_slot.next = 0.into();
         self.c0_half.next = false;
         self.c0_req.next = self.xreq.val();
-        self.c0_va.next = self.s_xreq_va.val();
+        self.c0_va.next = self.s_xreq.va.val();
         // The lookup's fields are chosen by registers alone (a replay's
         // payload waits in rp2_*; a new request is not taken then):
         // issue_ok gates only the valid bit, so the MR table's address does
@@ -1545,8 +1427,8 @@ impl<
             self.dr_size.d.next = self.walker.done_size.val();
             self.dr_w.d.next = self.walker.done_writable.val();
             self.dr_stale.d.next =
-                self.walker.done_stale.val() | (self.inv_valid.val() & self.tlb.inv_ready.val());
-        } else if self.inv_valid.val() & self.tlb.inv_ready.val() {
+                self.walker.done_stale.val() | (self.inv.valid.val() & self.tlb.inv_ready.val());
+        } else if self.inv.valid.val() & self.tlb.inv_ready.val() {
             self.dr_stale.d.next = true;
         }
         self.tlb.fill_valid.next = self.w_fill.val();
@@ -1596,20 +1478,22 @@ impl<
         }
 
         // ---- output: one beat per page ----
-        self.m_xrsp_valid.next = !self.out_fifo.empty.val();
-        self.m_xrsp_tag.next = self.out_fifo.data_out.val().tag;
-        self.m_xrsp_status.next = self.out_fifo.data_out.val().status;
-        self.m_xrsp_pa.next = self.out_fifo.data_out.val().pa0;
-        self.m_xrsp_seg_len.next = self.out_fifo.data_out.val().len0;
-        self.m_xrsp_last.next = !self.out_fifo.data_out.val().two;
+        self.m_xrsp.valid.next = !self.out_fifo.empty.val();
+        // Epochs come with the command unit's drain (not built yet).
+        self.m_xrsp.epoch.next = 0.into();
+        self.m_xrsp.tag.next = self.out_fifo.data_out.val().tag;
+        self.m_xrsp.status.next = self.out_fifo.data_out.val().status;
+        self.m_xrsp.pa.next = self.out_fifo.data_out.val().pa0;
+        self.m_xrsp.seg_len.next = self.out_fifo.data_out.val().len0;
+        self.m_xrsp.last.next = !self.out_fifo.data_out.val().two;
         if self.beat2.q.val() {
-            self.m_xrsp_pa.next = self.out_fifo.data_out.val().pa1;
-            self.m_xrsp_seg_len.next = self.out_fifo.data_out.val().len1;
-            self.m_xrsp_last.next = true;
+            self.m_xrsp.pa.next = self.out_fifo.data_out.val().pa1;
+            self.m_xrsp.seg_len.next = self.out_fifo.data_out.val().len1;
+            self.m_xrsp.last.next = true;
         }
         self.out_fifo.pop.next = false;
-        if self.m_xrsp_valid.val() & self.m_xrsp_ready.val() {
-            if self.m_xrsp_last.val() {
+        if self.m_xrsp.valid.val() & self.m_xrsp.ready.val() {
+            if self.m_xrsp.last.val() {
                 self.out_fifo.pop.next = true;
                 self.beat2.d.next = false;
             } else {

@@ -2,6 +2,8 @@
 
 use rust_hdl::prelude::*;
 
+use crate::common::interfaces::{MrStateIn, MrWriteIn};
+
 /// Verdict on `res_status` besides the SPEC's [`status::OK`](crate::spec::status::OK) and
 /// [`status::ACCESS_ERR`](crate::spec::status::ACCESS_ERR): every check passes but the MR is SUSPENDED. The
 /// translation pipeline turns it into RNR (remote op) or STALL (local op).
@@ -110,33 +112,11 @@ pub struct MrTable<const IDX_BITS: usize> {
     /// High once the clearing sweep after reset or power-up is complete.
     pub ready: Signal<Out, Bit>,
 
-    /// Full write: writes every field of entry `wr_index` at the clock's edge.
-    pub wr_valid: Signal<In, Bit>,
-    /// Full write: entry index.
-    pub wr_index: Signal<In, Bits<IDX_BITS>>,
-    /// Full write: key tag (`key[7:0]` of the MR's lkey / rkey).
-    pub wr_tag: Signal<In, Bits<8>>,
-    /// Full write: protection domain.
-    pub wr_pd: Signal<In, Bits<16>>,
-    /// Full write: first byte of the MR.
-    pub wr_base_va: Signal<In, Bits<64>>,
-    /// Full write: MR length in bytes.
-    pub wr_length: Signal<In, Bits<64>>,
-    /// Full write: access rights (bit 0 LOCAL_WRITE, 1 REMOTE_WRITE, 2 REMOTE_READ).
-    pub wr_access: Signal<In, Bits<3>>,
-    /// Full write: root table physical address bits 63:12.
-    pub wr_root: Signal<In, Bits<52>>,
-    /// Full write: page-table levels minus one (0..3 for 1..4 levels).
-    pub wr_levels_m1: Signal<In, Bits<2>>,
-    /// Full write: state (0 INVALID, 1 VALID, 2 SUSPENDED, 3 reserved).
-    pub wr_state: Signal<In, Bits<2>>,
-
-    /// State-only write: sets the state of entry `st_index`.
-    pub st_valid: Signal<In, Bit>,
-    /// State-only write: entry index.
-    pub st_index: Signal<In, Bits<IDX_BITS>>,
-    /// State-only write: new state.
-    pub st_state: Signal<In, Bits<2>>,
+    /// Full write (`wr_*`): writes every field of entry `wr_index` at the
+    /// clock's edge.
+    pub wr: MrWriteIn<IDX_BITS>,
+    /// State-only write (`st_*`): sets the state of entry `st_index`.
+    pub st: MrStateIn<IDX_BITS>,
 
     /// Lookup: a request is presented this clock.
     pub lk_valid: Signal<In, Bit>,
@@ -247,19 +227,8 @@ impl<const IDX_BITS: usize> MrTable<IDX_BITS> {
             clock: Default::default(),
             rst: Default::default(),
             ready: Default::default(),
-            wr_valid: Default::default(),
-            wr_index: Default::default(),
-            wr_tag: Default::default(),
-            wr_pd: Default::default(),
-            wr_base_va: Default::default(),
-            wr_length: Default::default(),
-            wr_access: Default::default(),
-            wr_root: Default::default(),
-            wr_levels_m1: Default::default(),
-            wr_state: Default::default(),
-            st_valid: Default::default(),
-            st_index: Default::default(),
-            st_state: Default::default(),
+            wr: Default::default(),
+            st: Default::default(),
             lk_valid: Default::default(),
             lk_key: Default::default(),
             lk_pd: Default::default(),
@@ -386,26 +355,26 @@ impl<const IDX_BITS: usize> Logic for MrTable<IDX_BITS> {
         // ---- Full-write port (shared with the sweep). The MR end is summed
         // here, once per write, so the lookup compares against a stored
         // value instead of adding base and length in its own path.
-        self.w_en.next = self.wr_valid.val() & !self.rst.val();
-        self.w_idx.next = self.wr_index.val();
-        self.w_state.next = self.wr_state.val();
+        self.w_en.next = self.wr.valid.val() & !self.rst.val();
+        self.w_idx.next = self.wr.index.val();
+        self.w_state.next = self.wr.state.val();
         self.w_sum.next =
-            bit_cast::<65, 64>(self.wr_base_va.val()) + bit_cast::<65, 64>(self.wr_length.val());
+            bit_cast::<65, 64>(self.wr.base_va.val()) + bit_cast::<65, 64>(self.wr.length.val());
         // An end beyond 2^64 is clamped to 2^64: no request may wrap around
         // the top of the address space, whatever the MR claims.
         self.w_end.next = self.w_sum.val();
         if self.w_sum.val().get_bit(64) {
             self.w_end.next = self.bit64.val();
         }
-        self.base_page.write_data.next = self.wr_base_va.val().get_bits::<52>(12);
-        self.chk.write_data.next = bit_cast::<40, 8>(self.wr_tag.val())
-            | (bit_cast::<40, 16>(self.wr_pd.val()) << 8)
-            | (bit_cast::<40, 3>(self.wr_access.val()) << 24)
-            | (bit_cast::<40, 12>(self.wr_base_va.val().get_bits::<12>(0)) << 27)
+        self.base_page.write_data.next = self.wr.base_va.val().get_bits::<52>(12);
+        self.chk.write_data.next = bit_cast::<40, 8>(self.wr.tag.val())
+            | (bit_cast::<40, 16>(self.wr.pd.val()) << 8)
+            | (bit_cast::<40, 3>(self.wr.access.val()) << 24)
+            | (bit_cast::<40, 12>(self.wr.base_va.val().get_bits::<12>(0)) << 27)
             | (bit_cast::<40, 1>(self.w_end.val().get_bits::<1>(64)) << 39);
         self.end_lo.write_data.next = bit_cast::<64, 65>(self.w_end.val());
-        self.walk.write_data.next = bit_cast::<54, 52>(self.wr_root.val())
-            | (bit_cast::<54, 2>(self.wr_levels_m1.val()) << 52);
+        self.walk.write_data.next = bit_cast::<54, 52>(self.wr.root.val())
+            | (bit_cast::<54, 2>(self.wr.levels_m1.val()) << 52);
         if self.sweeping.val() {
             self.w_en.next = true;
             self.w_idx.next = self.sweep.q.val();
@@ -429,9 +398,9 @@ impl<const IDX_BITS: usize> Logic for MrTable<IDX_BITS> {
         self.state.w_en.next = self.w_en.val();
         self.state.w_address.next = self.w_idx.val();
         self.state.w_data.next = self.w_state.val();
-        self.state.s_en.next = self.st_valid.val() & self.ready_r.q.val() & !self.rst.val();
-        self.state.s_address.next = self.st_index.val();
-        self.state.s_data.next = self.st_state.val();
+        self.state.s_en.next = self.st.valid.val() & self.ready_r.q.val() & !self.rst.val();
+        self.state.s_address.next = self.st.index.val();
+        self.state.s_data.next = self.st.state.val();
 
         // ---- Stage 1 (request clock c0 -> edge 1): the LUT-RAM reads go
         // straight into registers, so the checks start the next clock from

@@ -2,6 +2,8 @@
 
 use rust_hdl::prelude::*;
 
+use crate::common::interfaces::AxiReadMaster;
+
 /// State of one walk slot.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
 pub enum SlotState {
@@ -178,32 +180,8 @@ pub struct Walker<const SLOTS: usize> {
     /// One-clock pulse: mark every walk holding a slot stale.
     pub flush: Signal<In, Bit>,
 
-    /// AR ID = slot number.
-    pub m_axi_arid: Signal<Out, Bits<4>>,
-    /// AR address: the PTE's byte address.
-    pub m_axi_araddr: Signal<Out, Bits<64>>,
-    /// AR burst length - 1: always 0 (one beat).
-    pub m_axi_arlen: Signal<Out, Bits<8>>,
-    /// AR beat size: always 3 (8 bytes).
-    pub m_axi_arsize: Signal<Out, Bits<3>>,
-    /// AR burst type: always 1 (INCR).
-    pub m_axi_arburst: Signal<Out, Bits<2>>,
-    /// AR valid.
-    pub m_axi_arvalid: Signal<Out, Bit>,
-    /// AR ready.
-    pub m_axi_arready: Signal<In, Bit>,
-    /// R ID: the slot the beat belongs to.
-    pub m_axi_rid: Signal<In, Bits<4>>,
-    /// R data: the PTE, little-endian.
-    pub m_axi_rdata: Signal<In, Bits<64>>,
-    /// R response: 0 OKAY, 1 EXOKAY, 2 SLVERR, 3 DECERR.
-    pub m_axi_rresp: Signal<In, Bits<2>>,
-    /// R last (every read is one beat, so it is not needed).
-    pub m_axi_rlast: Signal<In, Bit>,
-    /// R valid.
-    pub m_axi_rvalid: Signal<In, Bit>,
-    /// R ready: always 1.
-    pub m_axi_rready: Signal<Out, Bit>,
+    /// AXI4 read master for the page-table reads (`m_axi_*`).
+    pub m_axi: AxiReadMaster,
 
     // Per-slot registers.
     state: [DFF<SlotState>; SLOTS],
@@ -306,19 +284,7 @@ impl<const SLOTS: usize> Walker<SLOTS> {
             done_writable: Default::default(),
             done_stale: Default::default(),
             flush: Default::default(),
-            m_axi_arid: Default::default(),
-            m_axi_araddr: Default::default(),
-            m_axi_arlen: Default::default(),
-            m_axi_arsize: Default::default(),
-            m_axi_arburst: Default::default(),
-            m_axi_arvalid: Default::default(),
-            m_axi_arready: Default::default(),
-            m_axi_rid: Default::default(),
-            m_axi_rdata: Default::default(),
-            m_axi_rresp: Default::default(),
-            m_axi_rlast: Default::default(),
-            m_axi_rvalid: Default::default(),
-            m_axi_rready: Default::default(),
+            m_axi: Default::default(),
             state: std::array::from_fn(|_| Default::default()),
             orphan: std::array::from_fn(|_| Default::default()),
             stale: std::array::from_fn(|_| Default::default()),
@@ -532,14 +498,14 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
 
         // ---- R channel: always ready; a beat belongs to the slot its ID
         // names. The beat's slot fields are picked by one-hot OR muxes.
-        self.m_axi_rready.next = true;
+        self.m_axi.rready.next = true;
         self.r_any.next = false;
         self.r_orphan.next = false;
         self.r_level.next = 0.into();
         self.r_next_index.next = 0.into();
         for i in 0..SLOTS {
-            self.r_hit[i].next = self.m_axi_rvalid.val()
-                & (self.m_axi_rid.val().index() == i)
+            self.r_hit[i].next = self.m_axi.rvalid.val()
+                & (self.m_axi.rid.val().index() == i)
                 & (self.state[i].q.val() == SlotState::Wait);
             // The index one level down (level 0 never descends).
             self.next_index[i].next = self.off[i].q.val().get_bits::<9>(30);
@@ -556,13 +522,13 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
                 self.r_next_index.next = self.r_next_index.val() | self.next_index[i].val();
             }
         }
-        self.pte_frame.next = bit_cast::<52, 40>(self.m_axi_rdata.val().get_bits::<40>(12));
+        self.pte_frame.next = bit_cast::<52, 40>(self.m_axi.rdata.val().get_bits::<40>(12));
         // A table entry above level 0 without H: the walk goes one level down.
         self.r_descend.next = self.r_any.val()
             & !self.r_orphan.val()
-            & !self.m_axi_rresp.val().get_bit(1)
-            & self.m_axi_rdata.val().get_bit(0) // pte::P
-            & !self.m_axi_rdata.val().get_bit(7) // pte::H
+            & !self.m_axi.rresp.val().get_bit(1)
+            & self.m_axi.rdata.val().get_bit(0) // pte::P
+            & !self.m_axi.rdata.val().get_bit(7) // pte::H
             & (self.r_level.val() != 0);
 
         // The beat ends its (live) walk: a leaf, a fault or an error.
@@ -611,18 +577,21 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
                 self.ar_index.next = self.ar_index.val() | self.pte_index[i].q.val();
             }
         }
-        self.m_axi_arvalid.next = self.ar_valid.q.val();
-        self.m_axi_arid.next = bit_cast::<4, 3>(self.ar_id.q.val());
-        self.m_axi_araddr.next = self.ar_addr.q.val();
-        self.m_axi_arlen.next = 0.into();
-        self.m_axi_arsize.next = 3.into();
-        self.m_axi_arburst.next = 1.into();
-        self.ar_load_ok.next = !self.ar_valid.q.val() | self.m_axi_arready.val();
+        self.m_axi.arvalid.next = self.ar_valid.q.val();
+        self.m_axi.arid.next = bit_cast::<4, 3>(self.ar_id.q.val());
+        self.m_axi.araddr.next = self.ar_addr.q.val();
+        self.m_axi.arlen.next = 0.into();
+        self.m_axi.arsize.next = 3.into();
+        self.m_axi.arburst.next = 1.into();
+        self.m_axi.arlock.next = false;
+        self.m_axi.arcache.next = 3.into(); // normal non-cacheable bufferable
+        self.m_axi.arprot.next = 0.into();
+        self.ar_load_ok.next = !self.ar_valid.q.val() | self.m_axi.arready.val();
         self.ar_take.next = self.ar_load_ok.val() & self.ar_found.val() & !self.rst.val();
         self.ar_direct.next =
             self.ar_load_ok.val() & !self.ar_found.val() & self.r_descend.val() & !self.rst.val();
         if self.rst.val() {
-            self.ar_valid.d.next = self.ar_valid.q.val() & !self.m_axi_arready.val();
+            self.ar_valid.d.next = self.ar_valid.q.val() & !self.m_axi.arready.val();
         } else if self.ar_load_ok.val() {
             self.ar_valid.d.next = self.ar_take.val() | self.ar_direct.val();
             // {frame, index, 3'b000}: the table is 4 KiB aligned, so no adder.
@@ -631,7 +600,7 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
                 self.ar_addr.d.next = (bit_cast::<64, 52>(self.ar_frame.val()) << 12)
                     | (bit_cast::<64, 9>(self.ar_index.val()) << 3);
             } else {
-                self.ar_id.d.next = self.m_axi_rid.val().get_bits::<3>(0);
+                self.ar_id.d.next = self.m_axi.rid.val().get_bits::<3>(0);
                 self.ar_addr.d.next = (bit_cast::<64, 52>(self.pte_frame.val()) << 12)
                     | (bit_cast::<64, 9>(self.r_next_index.val()) << 3);
             }
@@ -699,7 +668,7 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
             // A waiting Done slot first; else the walk this edge's R beat
             // finishes, presented on the next clock without a Done clock.
             self.done_present.d.next = self.done_found.val() | self.r_finish.val();
-            self.done_cur.d.next = self.m_axi_rid.val().get_bits::<3>(0);
+            self.done_cur.d.next = self.m_axi.rid.val().get_bits::<3>(0);
             if self.done_found.val() {
                 self.done_cur.d.next = self.done_sel.val();
             }
@@ -786,20 +755,20 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
                                 // Cancelled by rst: drop the beat.
                                 self.state[i].d.next = SlotState::Free;
                                 self.orphan[i].d.next = false;
-                            } else if self.m_axi_rresp.val().get_bit(1) {
+                            } else if self.m_axi.rresp.val().get_bit(1) {
                                 // SLVERR / DECERR.
                                 self.state[i].d.next = SlotState::Done;
                                 self.status[i].d.next = 2.into(); // = STATUS_FATAL
                                 self.frame[i].d.next = 0.into();
                                 self.level[i].d.next = 0.into();
-                            } else if !self.m_axi_rdata.val().get_bit(0) {
+                            } else if !self.m_axi.rdata.val().get_bit(0) {
                                 // P (pte::P) clear at any level: page fault.
                                 self.state[i].d.next = SlotState::Done;
                                 self.status[i].d.next = 1.into(); // = STATUS_NOT_PRESENT
                                 self.frame[i].d.next = 0.into();
                                 self.level[i].d.next = 0.into();
                             } else if (self.level[i].q.val() == 0)
-                                | (self.m_axi_rdata.val().get_bit(7)
+                                | (self.m_axi.rdata.val().get_bit(7)
                                     & ((self.level[i].q.val() == 1) | (self.level[i].q.val() == 2)))
                             {
                                 // A leaf: 4 KiB at level 0 (H ignored), 2 MiB
@@ -808,9 +777,9 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
                                 self.state[i].d.next = SlotState::Done;
                                 self.status[i].d.next = 0.into(); // = STATUS_OK
                                 self.level[i].d.next = self.level[i].q.val();
-                                self.writable[i].d.next = self.m_axi_rdata.val().get_bit(1);
+                                self.writable[i].d.next = self.m_axi.rdata.val().get_bit(1);
                             // pte::W
-                            } else if self.m_axi_rdata.val().get_bit(7) {
+                            } else if self.m_axi.rdata.val().get_bit(7) {
                                 // H (pte::H) at level 3: reserved.
                                 self.state[i].d.next = SlotState::Done;
                                 self.status[i].d.next = 2.into(); // = STATUS_FATAL

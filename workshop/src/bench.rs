@@ -279,27 +279,18 @@ impl<const WALKS: usize> Sim<WALKS> {
     fn cycle(&mut self, req: Option<(u8, &Req)>, rsp_ready: bool) -> (bool, Option<Beat>) {
         let u = &mut *self.uut;
         let s = self.mem.outputs();
-        crate::drive_axi_read_slave!(u, s);
-        u.s_xreq_valid.next = req.is_some();
-        if let Some((tag, r)) = req {
-            u.s_xreq_tag.next = (tag as u64).into();
-            u.s_xreq_op.next = (r.op as u64).into();
-            u.s_xreq_qpn.next = (r.qpn as u64).into();
-            u.s_xreq_pd.next = (r.pd as u64).into();
-            u.s_xreq_key.next = (r.key as u64).into();
-            u.s_xreq_va.next = r.va.into();
-            u.s_xreq_len.next = (r.len as u64).into();
-        }
-        u.m_xrsp_ready.next = rsp_ready;
+        crate::models::host_memory::drive_read_slave(&mut u.m_axi, &s);
+        crate::harness::top::drive_xreq(&mut u.s_xreq, req);
+        u.m_xrsp.ready.next = rsp_ready;
         settle(u);
-        let accepted = req.is_some() && u.s_xreq_ready.val();
-        let beat = (u.m_xrsp_valid.val() && rsp_ready).then(|| {
+        let accepted = req.is_some() && u.s_xreq.ready.val();
+        let beat = (u.m_xrsp.valid.val() && rsp_ready).then(|| {
             (
-                u.m_xrsp_tag.val().index() as u8,
-                u.m_xrsp_status.val().index() as u8,
-                u.m_xrsp_pa.val().to_u64(),
-                u.m_xrsp_seg_len.val().index() as u64,
-                u.m_xrsp_last.val(),
+                u.m_xrsp.tag.val().index() as u8,
+                u.m_xrsp.status.val().index() as u8,
+                u.m_xrsp.pa.val().to_u64(),
+                u.m_xrsp.seg_len.val().index() as u64,
+                u.m_xrsp.last.val(),
             )
         });
         let parked = u.mon_parked.val().index() as u64;
@@ -307,7 +298,7 @@ impl<const WALKS: usize> Sim<WALKS> {
             self.parks += parked - self.parked;
         }
         self.parked = parked;
-        let m = crate::axi_read_master_out!(u);
+        let m = crate::models::host_memory::read_master_out(&u.m_axi);
         self.mem.edge(&m);
         u.clock.next = true.into();
         settle(u);
@@ -319,18 +310,18 @@ impl<const WALKS: usize> Sim<WALKS> {
 
     fn write_mr(&mut self, index: u64, e: &MrEntry) {
         let u = &mut *self.uut;
-        u.mr_wr_valid.next = true;
-        u.mr_wr_index.next = index.into();
-        u.mr_wr_tag.next = (e.tag as u64).into();
-        u.mr_wr_pd.next = (e.pd as u64).into();
-        u.mr_wr_base_va.next = e.base_va.into();
-        u.mr_wr_length.next = e.length.into();
-        u.mr_wr_access.next = (e.access as u64).into();
-        u.mr_wr_root.next = e.root.into();
-        u.mr_wr_levels_m1.next = (e.levels_m1 as u64).into();
-        u.mr_wr_state.next = (e.state as u64).into();
+        u.mr_wr.valid.next = true;
+        u.mr_wr.index.next = index.into();
+        u.mr_wr.tag.next = (e.tag as u64).into();
+        u.mr_wr.pd.next = (e.pd as u64).into();
+        u.mr_wr.base_va.next = e.base_va.into();
+        u.mr_wr.length.next = e.length.into();
+        u.mr_wr.access.next = (e.access as u64).into();
+        u.mr_wr.root.next = e.root.into();
+        u.mr_wr.levels_m1.next = (e.levels_m1 as u64).into();
+        u.mr_wr.state.next = (e.state as u64).into();
         self.cycle(None, true);
-        self.uut.mr_wr_valid.next = false;
+        self.uut.mr_wr.valid.next = false;
     }
 }
 
@@ -741,7 +732,7 @@ fn walk_overhead() -> [u64; 4] {
         let mut start = None;
         loop {
             let s = mem.outputs();
-            crate::drive_axi_read_slave!(w, s);
+            crate::models::host_memory::drive_read_slave(&mut w.m_axi, &s);
             if clock == 2 {
                 w.rst.next = false;
             }
@@ -760,7 +751,7 @@ fn walk_overhead() -> [u64; 4] {
                 out[levels as usize - 1] = walk.saturating_sub(levels as u64 * MEMORY_LATENCY);
                 break;
             }
-            let m = crate::axi_read_master_out!(w);
+            let m = crate::models::host_memory::read_master_out(&w.m_axi);
             mem.edge(&m);
             w.clock.next = true.into();
             settle(&mut *w);

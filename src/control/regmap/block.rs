@@ -17,6 +17,18 @@ use std::fmt::Write;
 use super::*;
 
 /// `Bit` or `Bits<N>`.
+/// Prefix of the ports that form the AXI4-Lite bundle `s_axil`.
+const AXIL: &str = "s_axil_";
+
+/// The struct field that holds port `name`: a member of the `s_axil`
+/// bundle, or a field of its own.
+fn field(name: &str) -> String {
+    match name.strip_prefix(AXIL) {
+        Some(member) => format!("s_axil.{member}"),
+        None => name.to_string(),
+    }
+}
+
 fn ty(width: u32) -> String {
     if width == 1 {
         "Bit".to_string()
@@ -371,6 +383,8 @@ pub fn csr_block_source() -> String {
     writeln!(w).unwrap();
     writeln!(w, "use rust_hdl::prelude::*;").unwrap();
     writeln!(w).unwrap();
+    writeln!(w, "use crate::common::interfaces::AxiLiteSlave;").unwrap();
+    writeln!(w).unwrap();
 
     // Parameters.
     writeln!(
@@ -400,7 +414,20 @@ pub fn csr_block_source() -> String {
     .unwrap();
     writeln!(w, "#[derive(LogicBlock)]").unwrap();
     writeln!(w, "pub struct CsrRegs {{").unwrap();
+    let mut bundle_declared = false;
     for p in &ports {
+        if p.name.starts_with(AXIL) {
+            if !bundle_declared {
+                writeln!(
+                    w,
+                    "    /// AXI4-Lite slave: the register file's bus (`s_axil_*`)."
+                )
+                .unwrap();
+                writeln!(w, "    pub s_axil: AxiLiteSlave,").unwrap();
+                bundle_declared = true;
+            }
+            continue;
+        }
         writeln!(w, "    /// {}", p.doc).unwrap();
         let t = if p.width == 0 {
             "Clock".to_string()
@@ -513,7 +540,8 @@ pub fn csr_block_source() -> String {
     .unwrap();
     writeln!(w, "    pub fn new(caps: &CsrCaps) -> Self {{").unwrap();
     writeln!(w, "        Self {{").unwrap();
-    for p in &ports {
+    writeln!(w, "            s_axil: Default::default(),").unwrap();
+    for p in ports.iter().filter(|p| !p.name.starts_with(AXIL)) {
         writeln!(w, "            {}: Default::default(),", p.name).unwrap();
     }
     for r in &params {
@@ -565,7 +593,8 @@ pub fn csr_block_source() -> String {
             writeln!(
                 w,
                 "            \"{}\" => self.{}.next = (value & 1) != 0,",
-                p.name, p.name
+                p.name,
+                field(&p.name)
             )
             .unwrap();
         } else {
@@ -573,7 +602,7 @@ pub fn csr_block_source() -> String {
                 w,
                 "            \"{}\" => self.{}.next = (value & 0x{:X}).into(),",
                 p.name,
-                p.name,
+                field(&p.name),
                 (1u64 << p.width) - 1
             )
             .unwrap();
@@ -596,14 +625,16 @@ pub fn csr_block_source() -> String {
             writeln!(
                 w,
                 "            \"{}\" => self.{}.val() as u64,",
-                p.name, p.name
+                p.name,
+                field(&p.name)
             )
             .unwrap();
         } else {
             writeln!(
                 w,
                 "            \"{}\" => self.{}.val().into(),",
-                p.name, p.name
+                p.name,
+                field(&p.name)
             )
             .unwrap();
         }
@@ -626,33 +657,33 @@ pub fn csr_block_source() -> String {
         "
 // Write channels: address and data are each held in one register until both
 // are there and no response is pending; either may come first.
-self.s_axil_awready.next = !self.aw_full.q.val();
-self.s_axil_wready.next = !self.w_full.q.val();
-self.s_axil_bvalid.next = self.b_valid.q.val();
-self.s_axil_bresp.next = self.b_resp.q.val();
-self.aw_word.next = self.s_axil_awaddr.val().get_bits::<14>(2);
-if self.s_axil_awvalid.val() & (!self.aw_full.q.val()) {
+self.s_axil.awready.next = !self.aw_full.q.val();
+self.s_axil.wready.next = !self.w_full.q.val();
+self.s_axil.bvalid.next = self.b_valid.q.val();
+self.s_axil.bresp.next = self.b_resp.q.val();
+self.aw_word.next = self.s_axil.awaddr.val().get_bits::<14>(2);
+if self.s_axil.awvalid.val() & (!self.aw_full.q.val()) {
     self.aw_full.d.next = true;
 @AW_DECODE@}
 self.wstrb_mask.next = 0.into();
-if self.s_axil_wstrb.val().get_bit(0) {
+if self.s_axil.wstrb.val().get_bit(0) {
     self.wstrb_mask.next = self.wstrb_mask.val() | 0xFF_u64;
 }
-if self.s_axil_wstrb.val().get_bit(1) {
+if self.s_axil.wstrb.val().get_bit(1) {
     self.wstrb_mask.next = self.wstrb_mask.val() | 0xFF00_u64;
 }
-if self.s_axil_wstrb.val().get_bit(2) {
+if self.s_axil.wstrb.val().get_bit(2) {
     self.wstrb_mask.next = self.wstrb_mask.val() | 0xFF_0000_u64;
 }
-if self.s_axil_wstrb.val().get_bit(3) {
+if self.s_axil.wstrb.val().get_bit(3) {
     self.wstrb_mask.next = self.wstrb_mask.val() | 0xFF00_0000_u64;
 }
-if self.s_axil_wvalid.val() & (!self.w_full.q.val()) {
+if self.s_axil.wvalid.val() & (!self.w_full.q.val()) {
     self.w_full.d.next = true;
-    self.w_bits.d.next = self.s_axil_wdata.val() & self.wstrb_mask.val();
+    self.w_bits.d.next = self.s_axil.wdata.val() & self.wstrb_mask.val();
     self.w_mask.d.next = self.wstrb_mask.val();
 }
-if self.s_axil_bready.val() {
+if self.s_axil.bready.val() {
     self.b_valid.d.next = false;
 }
 self.wr_go.next = self.aw_full.q.val() & self.w_full.q.val() & (!self.b_valid.q.val());
@@ -663,15 +694,15 @@ self.clear_go.next = false;
 
 // Read channels: the address is held one clock, then the registered read mux
 // fills the read data register.
-self.s_axil_arready.next = !self.ar_full.q.val();
-self.s_axil_rvalid.next = self.r_valid.q.val();
-self.s_axil_rdata.next = self.r_data.q.val();
-self.s_axil_rresp.next = 0.into();
-if self.s_axil_arvalid.val() & (!self.ar_full.q.val()) {
+self.s_axil.arready.next = !self.ar_full.q.val();
+self.s_axil.rvalid.next = self.r_valid.q.val();
+self.s_axil.rdata.next = self.r_data.q.val();
+self.s_axil.rresp.next = 0.into();
+if self.s_axil.arvalid.val() & (!self.ar_full.q.val()) {
     self.ar_full.d.next = true;
-    self.ar_addr.d.next = self.s_axil_araddr.val().get_bits::<14>(2);
+    self.ar_addr.d.next = self.s_axil.araddr.val().get_bits::<14>(2);
 }
-if self.s_axil_rready.val() {
+if self.s_axil.rready.val() {
     self.r_valid.d.next = false;
 }
 self.rd_go.next = self.ar_full.q.val() & (!self.s1_full.q.val()) & (!self.r_valid.q.val());

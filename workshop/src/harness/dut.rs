@@ -82,9 +82,8 @@ pub trait PortMap {
     fn get_port(uut: &Self::Block, port: &str) -> u128;
     /// Drives the clock input.
     fn set_clock(uut: &mut Self::Block, level: bool);
-    /// The names of the inputs the map drives (clock excluded) and of the
-    /// outputs it reads.
-    fn port_names() -> (&'static [&'static str], &'static [&'static str]);
+    /// Every port the map knows, clock excluded: (name, is an input).
+    fn port_names(uut: &Self::Block) -> Vec<(String, bool)>;
 }
 
 /// A rust-hdl signal a [`PortMap`] can drive from a `u128`.
@@ -142,11 +141,16 @@ read_as!(Out);
 /// ```text
 /// odp_mmu_workshop::port_map!(NakPorts for NakGen<4> {
 ///     clock: clock,
-///     inputs: [rst, pkey, s_rsp_valid, ...],
-///     outputs: [ready, s_rsp_ready, m_nak_hdr, ...],
+///     inputs: [rst, pkey, s_rsp_valid, ..., m_nak.ready],
+///     outputs: [ready, s_rsp_ready, m_nak.hdr, ...],
 /// });
 /// let dut = Lockstep::of::<NakPorts>(NakGen::<4>::new(), "nak_small");
 /// ```
+///
+/// A member of an interface bundle is written as a path, `m_nak.valid`,
+/// and named as in the Verilog, `m_nak_valid`; a whole bundle is mapped by
+/// its prefix with `bundles: [m_nak]` after the outputs (its type needs a
+/// [`BundlePorts`](crate::harness::bundles::BundlePorts) implementation).
 ///
 /// Both backends check at construction that the lists name every port of
 /// the block exactly once, with its direction.
@@ -156,58 +160,63 @@ read_as!(Out);
 /// used as `Lockstep::of::<TlbPorts<2, 3>>(...)`.
 #[macro_export]
 macro_rules! port_map {
-    ($name:ident for $ty:ty { clock: $clock:ident, inputs: [$($i:ident),* $(,)?], outputs: [$($o:ident),* $(,)?] $(,)? }) => {
+    ($name:ident for $ty:ty { clock: $clock:ident, inputs: [$($i:ident $(. $is:ident)*),* $(,)?], outputs: [$($o:ident $(. $os:ident)*),* $(,)?] $(, bundles: [$($b:ident),* $(,)?])? $(,)? }) => {
         /// The ports of the block under test, by name.
         struct $name;
 
         impl $crate::harness::dut::PortMap for $name {
-            type Block = $ty;
-            fn set_port(uut: &mut $ty, port: &str, value: u128) {
-                match port {
-                    $(stringify!($i) => $crate::harness::dut::DriveFrom::drive_from(&mut uut.$i, value),)*
-                    _ => panic!("{} has no input port {port}", stringify!($ty)),
-                }
-            }
-            fn get_port(uut: &$ty, port: &str) -> u128 {
-                match port {
-                    $(stringify!($o) => $crate::harness::dut::ReadAs::read_as(&uut.$o),)*
-                    $(stringify!($i) => $crate::harness::dut::ReadAs::read_as(&uut.$i),)*
-                    _ => panic!("{} has no port {port}", stringify!($ty)),
-                }
-            }
-            fn set_clock(uut: &mut $ty, level: bool) {
-                uut.$clock.next = level.into();
-            }
-            fn port_names() -> (&'static [&'static str], &'static [&'static str]) {
-                (&[$(stringify!($i)),*], &[$(stringify!($o)),*])
-            }
+            $crate::port_map!(@fns $ty, $clock, [$($i $(. $is)*),*], [$($o $(. $os)*),*], [$($($b),*)?]);
         }
     };
-    ($name:ident<$(const $g:ident: $gt:ty),+ $(,)?> for $ty:ty { clock: $clock:ident, inputs: [$($i:ident),* $(,)?], outputs: [$($o:ident),* $(,)?] $(,)? }) => {
+    ($name:ident<$(const $g:ident: $gt:ty),+ $(,)?> for $ty:ty { clock: $clock:ident, inputs: [$($i:ident $(. $is:ident)*),* $(,)?], outputs: [$($o:ident $(. $os:ident)*),* $(,)?] $(, bundles: [$($b:ident),* $(,)?])? $(,)? }) => {
         /// The ports of the block under test, by name, for every size.
         struct $name<$(const $g: $gt),+>;
 
         impl<$(const $g: $gt),+> $crate::harness::dut::PortMap for $name<$($g),+> {
-            type Block = $ty;
-            fn set_port(uut: &mut $ty, port: &str, value: u128) {
-                match port {
-                    $(stringify!($i) => $crate::harness::dut::DriveFrom::drive_from(&mut uut.$i, value),)*
-                    _ => panic!("{} has no input port {port}", stringify!($ty)),
+            $crate::port_map!(@fns $ty, $clock, [$($i $(. $is)*),*], [$($o $(. $os)*),*], [$($($b),*)?]);
+        }
+    };
+    // The trait's items, shared by both forms.
+    (@fns $ty:ty, $clock:ident, [$($i:ident $(. $is:ident)*),*], [$($o:ident $(. $os:ident)*),*], [$($b:ident),*]) => {
+        type Block = $ty;
+        fn set_port(uut: &mut $ty, port: &str, value: u128) {
+            match port {
+                $(concat!(stringify!($i) $(, "_", stringify!($is))*) => $crate::harness::dut::DriveFrom::drive_from(&mut uut.$i $(.$is)*, value),)*
+                _ => {
+                    $(if let Some(m) = port.strip_prefix(concat!(stringify!($b), "_")) {
+                        return $crate::harness::bundles::BundlePorts::set_member(&mut uut.$b, m, value);
+                    })*
+                    panic!("{} has no input port {port}", stringify!($ty))
                 }
             }
-            fn get_port(uut: &$ty, port: &str) -> u128 {
-                match port {
-                    $(stringify!($o) => $crate::harness::dut::ReadAs::read_as(&uut.$o),)*
-                    $(stringify!($i) => $crate::harness::dut::ReadAs::read_as(&uut.$i),)*
-                    _ => panic!("{} has no port {port}", stringify!($ty)),
+        }
+        fn get_port(uut: &$ty, port: &str) -> u128 {
+            match port {
+                $(concat!(stringify!($o) $(, "_", stringify!($os))*) => $crate::harness::dut::ReadAs::read_as(&uut.$o $(.$os)*),)*
+                $(concat!(stringify!($i) $(, "_", stringify!($is))*) => $crate::harness::dut::ReadAs::read_as(&uut.$i $(.$is)*),)*
+                _ => {
+                    $(if let Some(v) = port
+                        .strip_prefix(concat!(stringify!($b), "_"))
+                        .and_then(|m| $crate::harness::bundles::BundlePorts::get_member(&uut.$b, m))
+                    {
+                        return v;
+                    })*
+                    panic!("{} has no port {port}", stringify!($ty))
                 }
             }
-            fn set_clock(uut: &mut $ty, level: bool) {
-                uut.$clock.next = level.into();
-            }
-            fn port_names() -> (&'static [&'static str], &'static [&'static str]) {
-                (&[$(stringify!($i)),*], &[$(stringify!($o)),*])
-            }
+        }
+        fn set_clock(uut: &mut $ty, level: bool) {
+            uut.$clock.next = level.into();
+        }
+        #[allow(unused_mut)]
+        fn port_names(uut: &$ty) -> Vec<(String, bool)> {
+            let _ = uut;
+            let mut names: Vec<(String, bool)> = vec![
+                $((concat!(stringify!($i) $(, "_", stringify!($is))*).to_string(), true),)*
+                $((concat!(stringify!($o) $(, "_", stringify!($os))*).to_string(), false),)*
+            ];
+            $(names.extend($crate::harness::bundles::bundle_port_names(&uut.$b, stringify!($b)));)*
+            names
         }
     };
 }
@@ -215,14 +224,10 @@ macro_rules! port_map {
 /// Checks that `M` names every top-level port of `uut` with its direction
 /// (a port left out would never be driven or compared).
 pub fn check_port_map<M: PortMap>(uut: &M::Block) {
-    let (inputs, outputs) = M::port_names();
     // (name, is an input)
-    let mut mapped: Vec<(&str, bool)> = inputs
-        .iter()
-        .map(|n| (*n, true))
-        .chain(outputs.iter().map(|n| (*n, false)))
-        .collect();
+    let mut mapped = M::port_names(uut);
     mapped.sort();
+    let mapped: Vec<(&str, bool)> = mapped.iter().map(|(n, i)| (n.as_str(), *i)).collect();
     let mut actual: Vec<(String, bool)> = top_ports(uut)
         .into_iter()
         .filter(|p| !p.is_clock)

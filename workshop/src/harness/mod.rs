@@ -4,6 +4,7 @@
 //! testbench drives its block through.
 #![allow(dead_code)] // each test target uses a different part of the harness
 
+pub mod bundles;
 pub mod checks;
 pub mod dut;
 pub mod lockstep;

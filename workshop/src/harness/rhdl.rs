@@ -15,7 +15,8 @@ use super::verilated::{Dir, Port};
 /// A top-level port of a rust-hdl block and its current value.
 #[derive(Clone, Debug)]
 pub struct PortValue {
-    /// The Verilog name (`$` joins interface namespaces, as rust-hdl writes it).
+    /// The Verilog name: an interface bundle's member is `<bundle>_<member>`,
+    /// as `odp_mmu::verilog` writes it.
     pub name: String,
     pub dir: Dir,
     pub width: usize,
@@ -59,10 +60,12 @@ impl Probe for TopPorts {
             AtomKind::OutputParameter | AtomKind::OutputPassthrough => Dir::Out,
             _ => return,
         };
-        let mut full = self.namespace.join("$");
-        if !full.is_empty() {
-            full.push('$');
-        }
+        // As `odp_mmu::verilog::flat_port_name` writes it: the outer bundle's
+        // name, then the member's.
+        let mut full = match self.namespace.first() {
+            Some(bundle) => format!("{bundle}_"),
+            None => String::new(),
+        };
         full.push_str(name);
         self.ports.push(PortValue {
             name: full,

@@ -396,3 +396,20 @@ impl Bus for VerilatedTop {
         read32(self, addr)
     }
 }
+
+/// Drives the `s_xreq` bundle of a rust-hdl model: `offer` is the tag and
+/// request to present (valid high), or `None` for an idle clock (valid low,
+/// the other fields left as they were). The RC context (`rqpn`, `psn`,
+/// `msn`, `msg_len`) is not part of [`Req`] and is left to the caller.
+pub fn drive_xreq(port: &mut odp_mmu::common::interfaces::XReqIn, offer: Option<(u8, &Req)>) {
+    port.valid.next = offer.is_some();
+    if let Some((tag, r)) = offer {
+        port.tag.next = (tag as u64).into();
+        port.op.next = (r.op as u64).into();
+        port.qpn.next = (r.qpn as u64).into();
+        port.pd.next = (r.pd as u64).into();
+        port.key.next = (r.key as u64).into();
+        port.va.next = r.va.into();
+        port.len.next = (r.len as u64).into();
+    }
+}

@@ -24,6 +24,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::ops::Range;
 
+use odp_mmu::common::interfaces::AxiReadMaster;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -90,44 +91,35 @@ pub struct SlaveOut {
     pub b: Option<BResp>,
 }
 
-/// Drives a rust-hdl block's AXI4 read-master inputs (`m_axi_arready`, `m_axi_r*`)
-/// from the memory model's outputs of this clock.
-#[macro_export]
-macro_rules! drive_axi_read_slave {
-    ($u:expr, $s:expr) => {
-        $u.m_axi_arready.next = $s.arready;
-        $u.m_axi_rvalid.next = $s.r.is_some();
-        if let Some(b) = $s.r {
-            $u.m_axi_rid.next = (b.id as u64).into();
-            $u.m_axi_rdata.next = b.data.into();
-            $u.m_axi_rresp.next = (b.resp as u64).into();
-            $u.m_axi_rlast.next = b.last;
-        }
-    };
+/// Drives a rust-hdl AXI4 read master's inputs (`arready`, `r*`) from the
+/// memory model's outputs of this clock.
+pub fn drive_read_slave(m: &mut AxiReadMaster, s: &SlaveOut) {
+    m.arready.next = s.arready;
+    m.rvalid.next = s.r.is_some();
+    if let Some(b) = s.r {
+        m.rid.next = (b.id as u64).into();
+        m.rdata.next = b.data.into();
+        m.rresp.next = (b.resp as u64).into();
+        m.rlast.next = b.last;
+    }
 }
 
-/// A block's settled AXI4 read-master outputs as the memory model's
+/// A rust-hdl AXI4 read master's settled outputs as the memory model's
 /// `MasterOut` (no writes).
-#[macro_export]
-macro_rules! axi_read_master_out {
-    ($u:expr) => {
-        $crate::models::host_memory::MasterOut {
-            ar: $u
-                .m_axi_arvalid
-                .val()
-                .then(|| $crate::models::host_memory::Addr {
-                    id: $u.m_axi_arid.val().index() as u8,
-                    addr: $u.m_axi_araddr.val().to_u64(),
-                    len: $u.m_axi_arlen.val().index() as u8,
-                    size: $u.m_axi_arsize.val().index() as u8,
-                    burst: $u.m_axi_arburst.val().index() as u8,
-                }),
-            rready: $u.m_axi_rready.val(),
-            aw: None,
-            w: None,
-            bready: true,
-        }
-    };
+pub fn read_master_out(m: &AxiReadMaster) -> MasterOut {
+    MasterOut {
+        ar: m.arvalid.val().then(|| Addr {
+            id: m.arid.val().index() as u8,
+            addr: m.araddr.val().to_u64(),
+            len: m.arlen.val().index() as u8,
+            size: m.arsize.val().index() as u8,
+            burst: m.arburst.val().index() as u8,
+        }),
+        rready: m.rready.val(),
+        aw: None,
+        w: None,
+        bready: true,
+    }
 }
 
 /// Timing and backpressure of the model. Percentages are per clock.

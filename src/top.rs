@@ -222,14 +222,11 @@ impl<
         self.csr.ctr_walks_inc.next = self.xl.mon_walk.val();
         self.csr.ctr_walk_reads_inc.next =
             self.m_axi.rd.arvalid.val() & self.m_axi.rd.arready.val();
-        self.csr.ctr_stalls_inc.next =
-            self.rsp_last_beat.val() & (self.m_xrsp.status.val() == 2); // = status::STALL
+        self.csr.ctr_stalls_inc.next = self.rsp_last_beat.val() & (self.m_xrsp.status.val() == 2); // = status::STALL
         self.csr.ctr_access_errors_inc.next =
             self.rsp_last_beat.val() & (self.m_xrsp.status.val() == 4); // = status::ACCESS_ERR
-        self.csr.ctr_fatals_inc.next =
-            self.rsp_last_beat.val() & (self.m_xrsp.status.val() == 5); // = status::FATAL
-        self.csr.err_walk_fatal.next =
-            self.rsp_last_beat.val() & (self.m_xrsp.status.val() == 5); // = status::FATAL
+        self.csr.ctr_fatals_inc.next = self.rsp_last_beat.val() & (self.m_xrsp.status.val() == 5); // = status::FATAL
+        self.csr.err_walk_fatal.next = self.rsp_last_beat.val() & (self.m_xrsp.status.val() == 5); // = status::FATAL
         self.csr.ctr_faults_inc.next = false;
         self.csr.ctr_faults_coalesced_inc.next = false;
         self.csr.ctr_rnr_naks_fault_inc.next = false;

@@ -38,13 +38,12 @@ odp_mmu_workshop::port_map!(TlbPorts<const S: usize, const M: usize, const H: us
     clock: clock,
     inputs: [
         rst, lk_valid, lk_mr, lk_va, lk_off, fill_valid, fill_mr, fill_va, fill_off, fill_ppn,
-        fill_size, fill_writable, inv_valid, inv_kind, inv_mr, inv_va_lo, inv_va_hi, inv_off_lo,
-        inv_off_hi,
+        fill_size, fill_writable,
     ],
     outputs: [
         ready, res_valid, res_hit, res_ppn, res_size, res_writable, res_multi_hit, fill_ready,
-        inv_ready, inv_done,
     ],
+    bundles: [inv],
 });
 
 /// Outputs in the current clock (functions of registers only).

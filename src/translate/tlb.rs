@@ -2,6 +2,7 @@
 
 use rust_hdl::prelude::*;
 
+use crate::common::interfaces::InvalidateIn;
 use crate::common::plru::TreePlru;
 
 /// `inv_kind`: remove every entry.
@@ -181,26 +182,14 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     /// The leaf PTE's W bit.
     pub fill_writable: Signal<In, Bit>,
 
-    /// An invalidation is offered.
-    pub inv_valid: Signal<In, Bit>,
-    /// The invalidation is taken at this clock's edge when `inv_valid` is high.
-    pub inv_ready: Signal<Out, Bit>,
-    /// [`INV_ALL`], [`INV_BY_MR`], [`INV_BY_MR_RANGE`]; [`INV_RESERVED`] removes
-    /// nothing.
-    pub inv_kind: Signal<In, Bits<2>>,
-    /// MR of a BY_MR / BY_MR_RANGE invalidation.
-    pub inv_mr: Signal<In, Bits<MR_BITS>>,
-    /// First byte of the range, VA (4 KiB entries).
-    pub inv_va_lo: Signal<In, Bits<64>>,
-    /// One past the last byte of the range, VA (empty when `hi <= lo`).
-    pub inv_va_hi: Signal<In, Bits<64>>,
-    /// First byte of the range, off space (huge entries).
-    pub inv_off_lo: Signal<In, Bits<64>>,
-    /// One past the last byte of the range, off space.
-    pub inv_off_hi: Signal<In, Bits<64>>,
-    /// One-clock pulse: lookups issued from this clock on cannot hit an
-    /// entry the invalidation covers.
-    pub inv_done: Signal<Out, Bit>,
+    /// Invalidation (`inv_*`): offered on `valid`, taken at the edge where
+    /// `ready` is high; `kind` is [`INV_ALL`], [`INV_BY_MR`],
+    /// [`INV_BY_MR_RANGE`] ([`INV_RESERVED`] removes nothing), `mr` the MR
+    /// of a BY_MR / BY_MR_RANGE one, `[va_lo, va_hi)` the range in VA
+    /// (4 KiB entries; empty when `hi <= lo`), `[off_lo, off_hi)` the same
+    /// range in off space (huge entries). `done` pulses for one clock: the
+    /// lookups issued from that clock on cannot hit an entry it covers.
+    pub inv: InvalidateIn<MR_BITS>,
 
     // 4 KiB array: one RAM per way. Word layout (also used by the huge
     // registers): [51:0] ppn, [52] writable, [68:53] mr (16 bits),
@@ -561,15 +550,7 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             fill_ppn: Default::default(),
             fill_size: Default::default(),
             fill_writable: Default::default(),
-            inv_valid: Default::default(),
-            inv_ready: Default::default(),
-            inv_kind: Default::default(),
-            inv_mr: Default::default(),
-            inv_va_lo: Default::default(),
-            inv_va_hi: Default::default(),
-            inv_off_lo: Default::default(),
-            inv_off_hi: Default::default(),
-            inv_done: Default::default(),
+            inv: Default::default(),
             ways: std::array::from_fn(|_| Default::default()),
             meta: Default::default(),
             plru4: TreePlru::new(),
@@ -925,8 +906,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
 
         // Outputs are functions of registers only.
         self.ready.next = self.ready_r.q.val();
-        self.inv_done.next = self.inv_done_r.q.val();
-        self.inv_ready.next = self.state.q.val() == TlbState::Run;
+        self.inv.done.next = self.inv_done_r.q.val();
+        self.inv.ready.next = self.state.q.val() == TlbState::Run;
         // During an invalidation a fill is taken except in the clock the
         // last sweep step is issued: a fill taken earlier reaches stage 1
         // while the invalidation is still current and is checked against it.
@@ -965,12 +946,12 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             TlbState::Run => {
                 self.issue_lk.next = self.lk_valid.val() && self.ready_r.q.val();
                 self.issue_fill.next = self.fq_pending.val() && !self.issue_lk.val();
-                self.inv_accept.next = self.inv_valid.val();
+                self.inv_accept.next = self.inv.valid.val();
                 // A pending fill that lost this clock to a lookup gets the
                 // next one: refuse lookups for a clock.
                 self.fill_blocked.next = self.fq_pending.val() && !self.issue_fill.val();
-                self.ready_r.d.next = !self.inv_valid.val() && !self.fill_blocked.val();
-                if self.inv_valid.val() {
+                self.ready_r.d.next = !self.inv.valid.val() && !self.fill_blocked.val();
+                if self.inv.valid.val() {
                     self.state.d.next = TlbState::Inv;
                     // A fill offered now but not taken was computed before
                     // the invalidation: finish only after taking it.
@@ -1169,8 +1150,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         // lies between the range's bounds at that granularity; the 1 GiB
         // bounds are kept as 43-bit values with bits 8:0 zero (low bound)
         // or all ones (high bound) so one comparator pair serves both sizes.
-        self.lo_pn.next = self.inv_va_lo.val().get_bits::<52>(12);
-        self.hi_m1.next = self.inv_va_hi.val() - 1;
+        self.lo_pn.next = self.inv.va_lo.val().get_bits::<52>(12);
+        self.hi_m1.next = self.inv.va_hi.val() - 1;
         self.hi_pn.next = self.hi_m1.val().get_bits::<52>(12);
         // The sweep length hi_pn - lo_pn without the subtraction of
         // hi - 1 in front of it (three carry chains in series were the
@@ -1178,8 +1159,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         // span0 = hi[63:12] - lo_pn is one chain, span0 - 1 (low 16 bits)
         // a second in parallel, and "span < sets - 1" a zero test of
         // span0's bits above the set index.
-        self.hi_pn0.next = self.inv_va_hi.val().get_bits::<52>(12);
-        self.hi_page0.next = !self.inv_va_hi.val().get_bits::<12>(0).any();
+        self.hi_pn0.next = self.inv.va_hi.val().get_bits::<52>(12);
+        self.hi_page0.next = !self.inv.va_hi.val().get_bits::<12>(0).any();
         self.span0.next = self.hi_pn0.val() - self.lo_pn.val();
         self.lo16n.next = !self.lo_pn.val().get_bits::<16>(0);
         self.span1.next = self.hi_pn0.val().get_bits::<16>(0) + self.lo16n.val();
@@ -1190,33 +1171,33 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.span_small.next = !(self.span0.val() & self.sets_hi_52.val()).any();
             self.span16.next = self.span1.val();
         }
-        self.ohi_m1.next = self.inv_off_hi.val() - 1;
+        self.ohi_m1.next = self.inv.off_hi.val() - 1;
         if self.inv_accept.val() {
-            self.inv_kind_r.d.next = self.inv_kind.val();
-            self.inv_mr_r.d.next = self.inv_mr.val();
+            self.inv_kind_r.d.next = self.inv.kind.val();
+            self.inv_mr_r.d.next = self.inv.mr.val();
             self.inv_lo.d.next = self.lo_pn.val();
             self.inv_hi.d.next = self.hi_pn.val();
-            self.inv_empty.d.next = self.inv_va_lo.val() >= self.inv_va_hi.val();
-            self.inv_olo2.d.next = self.inv_off_lo.val().get_bits::<43>(21);
+            self.inv_empty.d.next = self.inv.va_lo.val() >= self.inv.va_hi.val();
+            self.inv_olo2.d.next = self.inv.off_lo.val().get_bits::<43>(21);
             self.inv_ohi2.d.next = self.ohi_m1.val().get_bits::<43>(21);
             self.inv_olo1.d.next =
-                bit_cast::<43, 34>(self.inv_off_lo.val().get_bits::<34>(30)) << 9;
+                bit_cast::<43, 34>(self.inv.off_lo.val().get_bits::<34>(30)) << 9;
             self.inv_ohi1.d.next =
                 (bit_cast::<43, 34>(self.ohi_m1.val().get_bits::<34>(30)) << 9) | 0x1FF;
-            self.inv_oempty.d.next = self.inv_off_lo.val() >= self.inv_off_hi.val();
+            self.inv_oempty.d.next = self.inv.off_lo.val() >= self.inv.off_hi.val();
             // Steps are counted minus one: sweep_left == 0 marks the last.
             self.sweep_set.d.next = 0.into();
             self.sweep_left.d.next = self.sets_m1_16.val();
-            if self.inv_kind.val() == 2 {
+            if self.inv.kind.val() == 2 {
                 // = INV_BY_MR_RANGE
-                if self.inv_va_lo.val() >= self.inv_va_hi.val() {
+                if self.inv.va_lo.val() >= self.inv.va_hi.val() {
                     self.sweep_left.d.next = 0.into();
                 } else if self.span_small.val() {
                     self.sweep_left.d.next = self.span16.val();
                     self.sweep_set.d.next = self.lo_pn.val().get_bits::<SET_BITS>(0);
                 }
             }
-            if self.inv_kind.val() == 3 {
+            if self.inv.kind.val() == 3 {
                 // = INV_RESERVED
                 self.sweep_left.d.next = 0.into();
             }

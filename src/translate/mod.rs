@@ -41,6 +41,38 @@ pub struct XReq {
     pub msg_len: Bits<32>,
 }
 
+/// A lookup's payload as it moves down the pipeline, c1 to c5 (`s1` ..
+/// `s5`; each stage's valid bit is a register of its own, cleared by reset).
+/// `slot` is 8 bits whatever `SLOT_BITS` (at most 8): a `LogicStruct`
+/// cannot be generic.
+#[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
+pub struct Stage {
+    /// A replay of a parked request (its slot is `slot`).
+    pub replay: Bit,
+    pub slot: Bits<8>,
+    /// The second page (B half) of a request that crosses a page boundary.
+    pub half: Bit,
+    /// The request crosses a 4 KiB boundary.
+    pub cross: Bit,
+    pub req: XReq,
+    /// The address looked up: the request's `va`, or its second page.
+    pub va: Bits<64>,
+}
+
+/// The MR table's answer for a lookup, carried beside it from c3 to c5
+/// (`m3` .. `m5`). `mr` is 8 bits whatever `MR_BITS`.
+#[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
+pub struct MrCheck {
+    /// The MR check's status ([`crate::spec::status`]).
+    pub status: Bits<3>,
+    pub mr: Bits<8>,
+    /// `va - (base_va & !0xFFF)`: the offset in the MR's page tables.
+    pub off: Bits<64>,
+    /// The MR's page-table root frame and `levels - 1`.
+    pub root: Bits<52>,
+    pub lvl: Bits<2>,
+}
+
 /// A whole response (one or two beats), as queued for the output.
 #[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
 pub struct XRsp {
@@ -151,59 +183,22 @@ pub struct Translator<
     // VA page of each walk slot, for the TLB fill.
     walk_va: [DFF<Bits<64>>; 8],
 
-    // Pipeline registers: c1 and c2.
+    // Pipeline registers c1 .. c5: valid bit and payload of each stage.
     s1_valid: DFF<Bit>,
-    s1_replay: DFF<Bit>,
-    s1_slot: DFF<Bits<SLOT_BITS>>,
-    s1_half: DFF<Bit>,
-    s1_cross: DFF<Bit>,
-    s1_req: DFF<XReq>,
-    s1_va: DFF<Bits<64>>,
+    s1: DFF<Stage>,
     s2_valid: DFF<Bit>,
-    s2_replay: DFF<Bit>,
-    s2_slot: DFF<Bits<SLOT_BITS>>,
-    s2_half: DFF<Bit>,
-    s2_cross: DFF<Bit>,
-    s2_req: DFF<XReq>,
-    s2_va: DFF<Bits<64>>,
+    s2: DFF<Stage>,
     s3_valid: DFF<Bit>,
-    s3_replay: DFF<Bit>,
-    s3_slot: DFF<Bits<SLOT_BITS>>,
-    s3_half: DFF<Bit>,
-    s3_cross: DFF<Bit>,
-    s3_req: DFF<XReq>,
-    s3_va: DFF<Bits<64>>,
+    s3: DFF<Stage>,
     s4_valid: DFF<Bit>,
-    s4_replay: DFF<Bit>,
-    s4_slot: DFF<Bits<SLOT_BITS>>,
-    s4_half: DFF<Bit>,
-    s4_cross: DFF<Bit>,
-    s4_req: DFF<XReq>,
-    s4_va: DFF<Bits<64>>,
+    s4: DFF<Stage>,
     s5_valid: DFF<Bit>,
-    s5_replay: DFF<Bit>,
-    s5_slot: DFF<Bits<SLOT_BITS>>,
-    s5_half: DFF<Bit>,
-    s5_cross: DFF<Bit>,
-    s5_req: DFF<XReq>,
-    s5_va: DFF<Bits<64>>,
+    s5: DFF<Stage>,
     // The MR check of the lookup in c3, c4 and c5 (the MR table answers
     // at c2; the TLB at c5).
-    m3_status: DFF<Bits<3>>,
-    m3_mr: DFF<Bits<MR_BITS>>,
-    m3_off: DFF<Bits<64>>,
-    m3_root: DFF<Bits<52>>,
-    m3_lvl: DFF<Bits<2>>,
-    m4_status: DFF<Bits<3>>,
-    m4_mr: DFF<Bits<MR_BITS>>,
-    m4_off: DFF<Bits<64>>,
-    m4_root: DFF<Bits<52>>,
-    m4_lvl: DFF<Bits<2>>,
-    m5_status: DFF<Bits<3>>,
-    m5_mr: DFF<Bits<MR_BITS>>,
-    m5_off: DFF<Bits<64>>,
-    m5_root: DFF<Bits<52>>,
-    m5_lvl: DFF<Bits<2>>,
+    m3: DFF<MrCheck>,
+    m4: DFF<MrCheck>,
+    m5: DFF<MrCheck>,
     b_pend: DFF<Bit>,
     // First page (A) of a crossing request, held until its B result.
     ha_status: DFF<Bits<3>>,
@@ -295,6 +290,11 @@ pub struct Translator<
     c0_half: Signal<Local, Bit>,
     c0_req: Signal<Local, XReq>,
     c0_va: Signal<Local, Bits<64>>,
+    // c0's payload as it enters c1; the requests of c1 and c4 (a struct
+    // member of a register is read one level deep at a time).
+    c0_st: Signal<Local, Stage>,
+    s1_rq: Signal<Local, XReq>,
+    s4_rq: Signal<Local, XReq>,
     c0_key: Signal<Local, Bits<32>>,
     c0_rva: Signal<Local, Bits<64>>,
     s1_key: Signal<Local, Bits<32>>,
@@ -444,55 +444,18 @@ impl<
             used_cnt: Default::default(),
             walk_va: std::array::from_fn(|_| Default::default()),
             s1_valid: Default::default(),
-            s1_replay: Default::default(),
-            s1_slot: Default::default(),
-            s1_half: Default::default(),
-            s1_cross: Default::default(),
-            s1_req: Default::default(),
-            s1_va: Default::default(),
+            s1: Default::default(),
             s2_valid: Default::default(),
-            s2_replay: Default::default(),
-            s2_slot: Default::default(),
-            s2_half: Default::default(),
-            s2_cross: Default::default(),
-            s2_req: Default::default(),
-            s2_va: Default::default(),
+            s2: Default::default(),
             s3_valid: Default::default(),
-            s3_replay: Default::default(),
-            s3_slot: Default::default(),
-            s3_half: Default::default(),
-            s3_cross: Default::default(),
-            s3_req: Default::default(),
-            s3_va: Default::default(),
-            m3_status: Default::default(),
-            m3_mr: Default::default(),
-            m3_off: Default::default(),
-            m3_root: Default::default(),
-            m3_lvl: Default::default(),
+            s3: Default::default(),
+            m3: Default::default(),
             s4_valid: Default::default(),
-            s4_replay: Default::default(),
-            s4_slot: Default::default(),
-            s4_half: Default::default(),
-            s4_cross: Default::default(),
-            s4_req: Default::default(),
-            s4_va: Default::default(),
+            s4: Default::default(),
             s5_valid: Default::default(),
-            s5_replay: Default::default(),
-            s5_slot: Default::default(),
-            s5_half: Default::default(),
-            s5_cross: Default::default(),
-            s5_req: Default::default(),
-            s5_va: Default::default(),
-            m4_status: Default::default(),
-            m4_mr: Default::default(),
-            m4_off: Default::default(),
-            m4_root: Default::default(),
-            m4_lvl: Default::default(),
-            m5_status: Default::default(),
-            m5_mr: Default::default(),
-            m5_off: Default::default(),
-            m5_root: Default::default(),
-            m5_lvl: Default::default(),
+            s5: Default::default(),
+            m4: Default::default(),
+            m5: Default::default(),
             b_pend: Default::default(),
             ha_status: Default::default(),
             ha_off: Default::default(),
@@ -555,6 +518,9 @@ impl<
             c0_half: Default::default(),
             c0_req: Default::default(),
             c0_va: Default::default(),
+            c0_st: Default::default(),
+            s1_rq: Default::default(),
+            s4_rq: Default::default(),
             c0_key: Default::default(),
             c0_rva: Default::default(),
             s1_key: Default::default(),
@@ -641,55 +607,18 @@ impl<
             clock,
             used_cnt,
             s1_valid,
-            s1_replay,
-            s1_slot,
-            s1_half,
-            s1_cross,
-            s1_req,
-            s1_va,
+            s1,
             s2_valid,
-            s2_replay,
-            s2_slot,
-            s2_half,
-            s2_cross,
-            s2_req,
-            s2_va,
+            s2,
             s3_valid,
-            s3_replay,
-            s3_slot,
-            s3_half,
-            s3_cross,
-            s3_req,
-            s3_va,
+            s3,
             s4_valid,
-            s4_replay,
-            s4_slot,
-            s4_half,
-            s4_cross,
-            s4_req,
-            s4_va,
+            s4,
             s5_valid,
-            s5_replay,
-            s5_slot,
-            s5_half,
-            s5_cross,
-            s5_req,
-            s5_va,
-            m3_status,
-            m3_mr,
-            m3_off,
-            m3_root,
-            m3_lvl,
-            m4_status,
-            m4_mr,
-            m4_off,
-            m4_root,
-            m4_lvl,
-            m5_status,
-            m5_mr,
-            m5_off,
-            m5_root,
-            m5_lvl,
+            s5,
+            m3,
+            m4,
+            m5,
             b_pend,
             ha_status,
             ha_off,
@@ -794,7 +723,7 @@ impl<
         MrWriteIn::<MR_BITS>::link(&mut self.mr_wr, &mut self.mr.wr);
         MrStateIn::<MR_BITS>::link(&mut self.mr_st, &mut self.mr.st);
         InvalidateIn::<MR_BITS>::link(&mut self.inv, &mut self.tlb.inv);
-        self.walker.flush.next = self.inv.valid.val() & self.tlb.inv.ready.val();
+        self.walker.flush.next = self.inv.valid.val() & self.inv.ready.val();
 
         // ---- AXI read master is the walker's ----
         AxiReadMaster::link(&mut self.m_axi, &mut self.walker.m_axi);
@@ -820,29 +749,29 @@ impl<
             & (!self.rst.val())
             & (self.out_fifo.count.val() <= 2)
             & (!(self.tlb.fill_valid.val() & self.tlb.fill_ready.val()))
-            & (!(self.inv.valid.val() & self.tlb.inv.ready.val()));
+            & (!(self.inv.valid.val() & self.inv.ready.val()));
         // Lookups of new requests in flight, each of which may still take a
         // slot (a crossing request counts twice: conservative).
         self.new_inflight.next =
-            bit_cast::<CNT_BITS, 1>((self.s1_valid.q.val() & (!self.s1_replay.q.val())).into())
+            bit_cast::<CNT_BITS, 1>((self.s1_valid.q.val() & (!self.s1.q.val().replay)).into())
                 + bit_cast::<CNT_BITS, 1>(
-                    (self.s2_valid.q.val() & (!self.s2_replay.q.val())).into(),
+                    (self.s2_valid.q.val() & (!self.s2.q.val().replay)).into(),
                 )
                 + bit_cast::<CNT_BITS, 1>(
-                    (self.s3_valid.q.val() & (!self.s3_replay.q.val())).into(),
+                    (self.s3_valid.q.val() & (!self.s3.q.val().replay)).into(),
                 )
                 + bit_cast::<CNT_BITS, 1>(
-                    (self.s4_valid.q.val() & (!self.s4_replay.q.val())).into(),
+                    (self.s4_valid.q.val() & (!self.s4.q.val().replay)).into(),
                 )
                 + bit_cast::<CNT_BITS, 1>(
-                    (self.s5_valid.q.val() & (!self.s5_replay.q.val())).into(),
+                    (self.s5_valid.q.val() & (!self.s5.q.val().replay)).into(),
                 );
         self.s_xreq.ready.next = self.issue_ok.val()
             & (!self.b_pend.q.val())
             & (!self.rp2_valid.q.val())
             & ((self.used_cnt.q.val() + self.new_inflight.val()) < self.slots_total.val());
         self.c0_rp.next = self.issue_ok.val() & (!self.b_pend.q.val()) & self.rp2_valid.q.val();
-        self.s1_page.next = (self.s1_va.q.val() & 0xFFFF_FFFF_FFFF_F000_u64) + 0x1000_u64;
+        self.s1_page.next = (self.s1.q.val().va & 0xFFFF_FFFF_FFFF_F000_u64) + 0x1000_u64;
         self.c0_valid.next = self.s_xreq.valid.val() & self.s_xreq.ready.val();
         self.c0_replay.next = false;
         self.c0_slot.next = 0.into();
@@ -864,10 +793,10 @@ impl<
         }
         if self.b_pend.q.val() {
             self.c0_valid.next = self.issue_ok.val();
-            self.c0_replay.next = self.s1_replay.q.val();
-            self.c0_slot.next = self.s1_slot.q.val();
+            self.c0_replay.next = self.s1.q.val().replay;
+            self.c0_slot.next = bit_cast::<SLOT_BITS, 8>(self.s1.q.val().slot);
             self.c0_half.next = true;
-            self.c0_req.next = self.s1_req.q.val();
+            self.c0_req.next = self.s1.q.val().req;
             self.c0_va.next = self.s1_page.val();
         }
         self.c0_key.next = self.c0_req.val().key;
@@ -891,65 +820,40 @@ impl<
         self.mr.lk_op.next = self.c0_req.val().op;
         // The TLB looks up one clock after the MR table, so that the MR
         // table's offset (at c2) meets the TLB's huge-page compare.
-        self.s1_key.next = self.s1_req.q.val().key;
+        self.s1_rq.next = self.s1.q.val().req;
+        self.s4_rq.next = self.s4.q.val().req;
+        self.s1_key.next = self.s1_rq.val().key;
         self.tlb.lk_valid.next = self.s1_valid.q.val();
         self.tlb.lk_mr.next = self.s1_key.val().get_bits::<MR_BITS>(8);
-        self.tlb.lk_va.next = self.s1_va.q.val();
+        self.tlb.lk_va.next = self.s1.q.val().va;
         self.tlb.lk_off.next = self.mr.res_off.val();
 
         // c1 keeps its payload while idle: a delayed B half still reads it.
+        self.c0_st.next.replay = self.c0_replay.val();
+        self.c0_st.next.slot = bit_cast::<8, SLOT_BITS>(self.c0_slot.val());
+        self.c0_st.next.half = self.c0_half.val();
+        self.c0_st.next.cross = self.c0_cross.val();
+        self.c0_st.next.req = self.c0_req.val();
+        self.c0_st.next.va = self.c0_va.val();
         self.s1_valid.d.next = self.c0_valid.val();
         if self.c0_valid.val() {
-            self.s1_replay.d.next = self.c0_replay.val();
-            self.s1_slot.d.next = self.c0_slot.val();
-            self.s1_half.d.next = self.c0_half.val();
-            self.s1_cross.d.next = self.c0_cross.val();
-            self.s1_req.d.next = self.c0_req.val();
-            self.s1_va.d.next = self.c0_va.val();
+            self.s1.d.next = self.c0_st.val();
         }
         self.s2_valid.d.next = self.s1_valid.q.val();
-        self.s2_replay.d.next = self.s1_replay.q.val();
-        self.s2_slot.d.next = self.s1_slot.q.val();
-        self.s2_half.d.next = self.s1_half.q.val();
-        self.s2_cross.d.next = self.s1_cross.q.val();
-        self.s2_req.d.next = self.s1_req.q.val();
-        self.s2_va.d.next = self.s1_va.q.val();
+        self.s2.d.next = self.s1.q.val();
         self.s3_valid.d.next = self.s2_valid.q.val();
-        self.s3_replay.d.next = self.s2_replay.q.val();
-        self.s3_slot.d.next = self.s2_slot.q.val();
-        self.s3_half.d.next = self.s2_half.q.val();
-        self.s3_cross.d.next = self.s2_cross.q.val();
-        self.s3_req.d.next = self.s2_req.q.val();
-        self.s3_va.d.next = self.s2_va.q.val();
-        self.m3_status.d.next = self.mr.res_status.val();
-        self.m3_mr.d.next = self.mr.res_mr.val();
-        self.m3_off.d.next = self.mr.res_off.val();
-        self.m3_root.d.next = self.mr.res_root.val();
-        self.m3_lvl.d.next = self.mr.res_levels_m1.val();
+        self.s3.d.next = self.s2.q.val();
         self.s4_valid.d.next = self.s3_valid.q.val();
-        self.s4_replay.d.next = self.s3_replay.q.val();
-        self.s4_slot.d.next = self.s3_slot.q.val();
-        self.s4_half.d.next = self.s3_half.q.val();
-        self.s4_cross.d.next = self.s3_cross.q.val();
-        self.s4_req.d.next = self.s3_req.q.val();
-        self.s4_va.d.next = self.s3_va.q.val();
+        self.s4.d.next = self.s3.q.val();
         self.s5_valid.d.next = self.s4_valid.q.val();
-        self.s5_replay.d.next = self.s4_replay.q.val();
-        self.s5_slot.d.next = self.s4_slot.q.val();
-        self.s5_half.d.next = self.s4_half.q.val();
-        self.s5_cross.d.next = self.s4_cross.q.val();
-        self.s5_req.d.next = self.s4_req.q.val();
-        self.s5_va.d.next = self.s4_va.q.val();
-        self.m4_status.d.next = self.m3_status.q.val();
-        self.m4_mr.d.next = self.m3_mr.q.val();
-        self.m4_off.d.next = self.m3_off.q.val();
-        self.m4_root.d.next = self.m3_root.q.val();
-        self.m4_lvl.d.next = self.m3_lvl.q.val();
-        self.m5_status.d.next = self.m4_status.q.val();
-        self.m5_mr.d.next = self.m4_mr.q.val();
-        self.m5_off.d.next = self.m4_off.q.val();
-        self.m5_root.d.next = self.m4_root.q.val();
-        self.m5_lvl.d.next = self.m4_lvl.q.val();
+        self.s5.d.next = self.s4.q.val();
+        self.m3.d.next.status = self.mr.res_status.val();
+        self.m3.d.next.mr = bit_cast::<8, MR_BITS>(self.mr.res_mr.val());
+        self.m3.d.next.off = self.mr.res_off.val();
+        self.m3.d.next.root = self.mr.res_root.val();
+        self.m3.d.next.lvl = self.mr.res_levels_m1.val();
+        self.m4.d.next = self.m3.q.val();
+        self.m5.d.next = self.m4.q.val();
 
         // ---- replay selection: a ready head of its QP, not in flight ----
         self.pe_vec.next = 0.into();
@@ -1002,7 +906,7 @@ impl<
         self.c4_tail.next = 0.into();
         for i in 0..SLOTS {
             self.c4_match.next =
-                self.sl_valid[i].q.val() & (self.sl_qpn[i].q.val() == self.s4_req.q.val().qpn);
+                self.sl_valid[i].q.val() & (self.sl_qpn[i].q.val() == self.s4_rq.val().qpn);
             self.c4_mv.next = self.c4_mv.val().replace_bit(i, self.c4_match.val());
             // OR of the indices: a QP's chain has one tail.
             if self.c4_match.val() & (!self.sl_has_succ[i].q.val()) {
@@ -1014,14 +918,14 @@ impl<
         self.c5_fv.d.next = false;
         self.c5_forced.d.next = 0.into();
         for i in 0..SLOTS {
-            if self.s4_slot.q.val().index() == i {
+            if bit_cast::<SLOT_BITS, 8>(self.s4.q.val().slot).index() == i {
                 self.c5_fv.d.next = self.sl_state[i].q.val() == 3; // = SLOT_FORCED
                 self.c5_forced.d.next = self.sl_forced[i].q.val();
             }
         }
-        self.c5_qbad.d.next = bit_cast::<25, 24>(self.s4_req.q.val().qpn) >= self.qps.val();
-        self.c4_len.next = bit_cast::<64, 13>(self.s4_req.q.val().len);
-        self.c4_in.next = self.m4_off.q.val() & 0xFFF_u64;
+        self.c5_qbad.d.next = bit_cast::<25, 24>(self.s4_rq.val().qpn) >= self.qps.val();
+        self.c4_len.next = bit_cast::<64, 13>(self.s4_rq.val().len);
+        self.c4_in.next = self.m4.q.val().off & 0xFFF_u64;
         self.c4_rem.next = 0x1000_u64 - self.c4_in.val();
         self.c4_cov.next = 0.into();
         self.c4_cov.next = self
@@ -1029,14 +933,14 @@ impl<
             .val()
             .replace_bit(0, self.c4_len.val() <= self.c4_rem.val());
         self.c5_l0_4k.d.next = self.c4_rem.val().get_bits::<13>(0);
-        self.c4_in.next = self.m4_off.q.val() & 0x1F_FFFF_u64;
+        self.c4_in.next = self.m4.q.val().off & 0x1F_FFFF_u64;
         self.c4_rem.next = 0x20_0000_u64 - self.c4_in.val();
         self.c4_cov.next = self
             .c4_cov
             .val()
             .replace_bit(1, self.c4_len.val() <= self.c4_rem.val());
         self.c5_l0_2m.d.next = self.c4_rem.val().get_bits::<13>(0);
-        self.c4_in.next = self.m4_off.q.val() & 0x3FFF_FFFF_u64;
+        self.c4_in.next = self.m4.q.val().off & 0x3FFF_FFFF_u64;
         self.c4_rem.next = 0x4000_0000_u64 - self.c4_in.val();
         self.c4_cov.next = self
             .c4_cov
@@ -1047,19 +951,19 @@ impl<
 
         // ---- c5: decide ----
         self.d_last.next =
-            self.s5_valid.q.val() & ((!self.s5_cross.q.val()) | self.s5_half.q.val());
-        self.d_req.next = self.s5_req.q.val();
+            self.s5_valid.q.val() & ((!self.s5.q.val().cross) | self.s5.q.val().half);
+        self.d_req.next = self.s5.q.val().req;
         self.d_write.next = (self.d_req.val().op == 0) | (self.d_req.val().op == 3); // = op::REMOTE_WRITE, op::LOCAL_WRITE
         self.d_remote.next = !self.d_req.val().op.get_bit(1); // op::REMOTE_WRITE or op::REMOTE_READ
         self.d_qpn_bad.next = self.c5_qbad.q.val();
         // The first page's results: held for a crossing request, else current.
-        self.d_a_status.next = self.m5_status.q.val();
-        self.d_a_off.next = self.m5_off.q.val();
+        self.d_a_status.next = self.m5.q.val().status;
+        self.d_a_off.next = self.m5.q.val().off;
         self.d_a_hit.next = self.tlb.res_hit.val();
         self.d_a_ppn.next = self.tlb.res_ppn.val();
         self.d_a_size.next = self.tlb.res_size.val();
         self.d_a_w.next = self.tlb.res_writable.val();
-        if self.s5_cross.q.val() {
+        if self.s5.q.val().cross {
             self.d_a_status.next = self.ha_status.q.val();
             self.d_a_off.next = self.ha_off.q.val();
             self.d_a_hit.next = self.ha_hit.q.val();
@@ -1081,9 +985,9 @@ impl<
             self.a_cov.next = self.c5_cov.q.val().get_bit(2);
             self.a_len0.next = self.c5_l0_1g.q.val();
         }
-        if self.s5_valid.q.val() & self.s5_cross.q.val() & (!self.s5_half.q.val()) {
-            self.ha_status.d.next = self.m5_status.q.val();
-            self.ha_off.d.next = self.m5_off.q.val();
+        if self.s5_valid.q.val() & self.s5.q.val().cross & (!self.s5.q.val().half) {
+            self.ha_status.d.next = self.m5.q.val().status;
+            self.ha_off.d.next = self.m5.q.val().off;
             self.ha_hit.d.next = self.tlb.res_hit.val();
             self.ha_ppn.d.next = self.tlb.res_ppn.val();
             self.ha_size.d.next = self.tlb.res_size.val();
@@ -1121,13 +1025,13 @@ impl<
         self.d_in_a.next = self.d_a_off.val() & self.d_mask_a.val();
         // A request inside one 4 KiB page is covered by any page; a crossing
         // one (deciding at B) by A's page when A's terms say so.
-        self.d_covered.next = (!self.s5_cross.q.val()) | self.ha_cov.q.val();
+        self.d_covered.next = (!self.s5.q.val().cross) | self.ha_cov.q.val();
         self.d_pa_a.next = (bit_cast::<64, 52>(self.d_a_ppn.val()) << 12) + self.d_in_a.val();
         self.d_pa_b.next = (bit_cast::<64, 52>(self.tlb.res_ppn.val()) << 12)
-            + (self.m5_off.q.val() & self.d_mask_b.val());
+            + (self.m5.q.val().off & self.d_mask_b.val());
         self.d_len0.next = self.d_req.val().len;
         self.d_len1.next = 0.into();
-        if self.s5_cross.q.val() {
+        if self.s5.q.val().cross {
             self.d_len0.next = self.ha_len0.q.val();
             self.d_len1.next = self.ha_len1.q.val();
         }
@@ -1158,7 +1062,7 @@ impl<
         self.d_need_walk.next = false;
         self.d_walk_b.next = false;
         if self.d_last.val() {
-            if (!self.s5_replay.q.val()) & self.d_blocked.val() {
+            if (!self.s5.q.val().replay) & self.d_blocked.val() {
                 // Behind a parked request of its QP, whatever its answer. It
                 // waits READY, without a walk: its page is most often the one
                 // its predecessor is walking, and its replay (once it heads
@@ -1168,7 +1072,7 @@ impl<
                 // = status::ACCESS_ERR
                 self.d_respond.next = true;
                 self.d_rsp.next.status = 4.into(); // = status::ACCESS_ERR
-            } else if self.s5_replay.q.val() & self.d_forced_valid.val() {
+            } else if self.s5.q.val().replay & self.d_forced_valid.val() {
                 self.d_respond.next = true;
                 self.d_rsp.next.status = self.d_forced.val();
             } else if self.d_a_status.val() == 1 {
@@ -1237,23 +1141,23 @@ impl<
         if self.prev_alloc.q.val() & (self.fl_lo.q.val() == self.c5_fwd_slot.q.val()) {
             self.free_sel.next = self.fl_hi.q.val();
         }
-        self.d_slot.next = self.s5_slot.q.val();
-        if !self.s5_replay.q.val() {
+        self.d_slot.next = bit_cast::<SLOT_BITS, 8>(self.s5.q.val().slot);
+        if !self.s5.q.val().replay {
             self.d_slot.next = self.free_sel.val();
         }
-        self.d_alloc.next = self.d_park.val() & (!self.s5_replay.q.val());
-        self.d_free.next = self.d_respond.val() & self.s5_replay.q.val();
+        self.d_alloc.next = self.d_park.val() & (!self.s5.q.val().replay);
+        self.d_free.next = self.d_respond.val() & self.s5.q.val().replay;
         self.prev_alloc.d.next = self.d_alloc.val();
         // What this decision changes for the request now at c4.
         self.c5_fwd_alloc.d.next =
-            self.d_alloc.val() & (self.d_req.val().qpn == self.s4_req.q.val().qpn);
+            self.d_alloc.val() & (self.d_req.val().qpn == self.s4_rq.val().qpn);
         self.c5_fwd_slot.d.next = self.free_sel.val();
         self.fr_vec.next = 0.into();
         for i in 0..SLOTS {
-            self.fr_vec.next = self
-                .fr_vec
-                .val()
-                .replace_bit(i, self.d_free.val() & (self.s5_slot.q.val().index() == i));
+            self.fr_vec.next = self.fr_vec.val().replace_bit(
+                i,
+                self.d_free.val() & (bit_cast::<SLOT_BITS, 8>(self.s5.q.val().slot).index() == i),
+            );
         }
         self.c5_freed.d.next = self.fr_vec.val();
 
@@ -1271,12 +1175,12 @@ impl<
         self.wi_va.write_data.next = self.d_req.val().va;
         self.wi_off.write_data.next = self.d_a_off.val();
         if self.d_walk_b.val() {
-            self.wi_va.write_data.next = self.s5_va.q.val();
-            self.wi_off.write_data.next = self.m5_off.q.val();
+            self.wi_va.write_data.next = self.s5.q.val().va;
+            self.wi_off.write_data.next = self.m5.q.val().off;
         }
-        self.wi_root.write_data.next = self.m5_root.q.val();
-        self.wi_lvl.write_data.next = self.m5_lvl.q.val();
-        self.wi_mr.write_data.next = bit_cast::<8, MR_BITS>(self.m5_mr.q.val());
+        self.wi_root.write_data.next = self.m5.q.val().root;
+        self.wi_lvl.write_data.next = self.m5.q.val().lvl;
+        self.wi_mr.write_data.next = self.m5.q.val().mr;
         self.payload.write_enable.next = self.d_alloc.val();
         self.payload.write_address.next = self.free_sel.val();
         self.payload.write_data.next = self.d_req.val();
@@ -1309,7 +1213,7 @@ impl<
             }
             if self.d_free.val()
                 & self.sl_pred_valid[i].q.val()
-                & (self.sl_pred[i].q.val() == self.s5_slot.q.val())
+                & (self.sl_pred[i].q.val() == bit_cast::<SLOT_BITS, 8>(self.s5.q.val().slot))
             {
                 self.sl_pred_valid[i].d.next = false;
             }
@@ -1419,8 +1323,8 @@ impl<
             self.dr_size.d.next = self.walker.done_size.val();
             self.dr_w.d.next = self.walker.done_writable.val();
             self.dr_stale.d.next =
-                self.walker.done_stale.val() | (self.inv.valid.val() & self.tlb.inv.ready.val());
-        } else if self.inv.valid.val() & self.tlb.inv.ready.val() {
+                self.walker.done_stale.val() | (self.inv.valid.val() & self.inv.ready.val());
+        } else if self.inv.valid.val() & self.inv.ready.val() {
             self.dr_stale.d.next = true;
         }
         self.tlb.fill_valid.next = self.w_fill.val();

@@ -201,3 +201,62 @@ fn help_lists_the_presets_and_designs() {
         );
     }
 }
+
+/// The files `synth/vivado/build.tcl` reads: each `[file join $root ...]`
+/// argument of a `read_*` command, as a path from the project root.
+fn vivado_inputs(tcl: &str) -> Vec<String> {
+    tcl.lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("read_"))
+        .map(|l| {
+            let join = l
+                .split("[file join $root ")
+                .nth(1)
+                .unwrap_or_else(|| panic!("`{l}` reads no path under $root"));
+            join.split(']').next().unwrap().split_whitespace().collect::<Vec<_>>().join("/")
+        })
+        .collect()
+}
+
+/// Vivado is not part of this flow's tools, so the script is checked for
+/// what can go stale without it: every file it reads is checked in, or is
+/// the Verilog that `odp-mmu verilog` writes by default, and its top is a
+/// module of that Verilog.
+#[test]
+fn vivado_script_reads_only_existing_files_and_synthesizes_the_core_top() {
+    let tcl = std::fs::read_to_string(root().join("synth/vivado/build.tcl")).unwrap();
+    let inputs = vivado_inputs(&tcl);
+    assert_eq!(
+        inputs,
+        ["build/odp_mmu.v", "constraints/odp_mmu_ooc.xdc"],
+        "the script's inputs"
+    );
+    let help = String::from_utf8_lossy(&odp_mmu(&["verilog", "--help"]).stdout).into_owned();
+    assert!(
+        help.contains("[default: build/odp_mmu.v]"),
+        "`odp-mmu verilog` no longer writes the file the script reads:\n{help}"
+    );
+    assert!(root().join("constraints/odp_mmu_ooc.xdc").is_file());
+    let out = odp_mmu(&["verilog", "--out", "build/cli-test/vivado_odp_mmu.v"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v = std::fs::read_to_string(root().join("build/cli-test/vivado_odp_mmu.v")).unwrap();
+    let top = tcl
+        .split("-top ")
+        .nth(1)
+        .and_then(|t| t.split_whitespace().next())
+        .expect("synth_design -top");
+    assert!(
+        v.contains(&format!("module {top}(")),
+        "the script's top `{top}` is not a module of the core's Verilog"
+    );
+    let module = v.split(&format!("module {top}(")).nth(1).unwrap();
+    let module = module.split("endmodule").next().unwrap();
+    let has_input_clk = module
+        .lines()
+        .any(|l| l.split_whitespace().collect::<Vec<_>>() == ["input", "wire", "clk;"]);
+    let xdc = std::fs::read_to_string(root().join("constraints/odp_mmu_ooc.xdc")).unwrap();
+    assert!(
+        xdc.contains("[get_ports clk]") && has_input_clk,
+        "the constraint's clock port is not the core's input `clk`"
+    );
+}

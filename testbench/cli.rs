@@ -213,7 +213,12 @@ fn vivado_inputs(tcl: &str) -> Vec<String> {
                 .split("[file join $root ")
                 .nth(1)
                 .unwrap_or_else(|| panic!("`{l}` reads no path under $root"));
-            join.split(']').next().unwrap().split_whitespace().collect::<Vec<_>>().join("/")
+            join.split(']')
+                .next()
+                .unwrap()
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join("/")
         })
         .collect()
 }
@@ -238,7 +243,11 @@ fn vivado_script_reads_only_existing_files_and_synthesizes_the_core_top() {
     );
     assert!(root().join("constraints/odp_mmu_ooc.xdc").is_file());
     let out = odp_mmu(&["verilog", "--out", "build/cli-test/vivado_odp_mmu.v"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v = std::fs::read_to_string(root().join("build/cli-test/vivado_odp_mmu.v")).unwrap();
     let top = tcl
         .split("-top ")

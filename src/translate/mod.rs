@@ -14,16 +14,20 @@ use crate::translate::mr_table::MrTable;
 use crate::translate::tlb::Tlb;
 use crate::translate::walker::Walker;
 
-/// Slot state (`sl_state`): parked, its page still to be walked.
-pub const SLOT_NEED_WALK: u64 = 0;
-/// Slot state: its walk is in flight (`sl_walk` names it).
-pub const SLOT_WALKING: u64 = 1;
-/// Slot state: its walk filled the TLB; replays when it heads its QP.
-pub const SLOT_READY: u64 = 2;
-/// Slot state: answered without a lookup when it replays, with the status in
-/// `sl_forced` (RNR / STALL for a missing page or a W-clear leaf, FATAL for
-/// a failed walk). Bit 1 set (READY or FORCED): the slot may replay.
-pub const SLOT_FORCED: u64 = 3;
+/// State of a parked request's slot in the outstanding table (`sl_state`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
+pub enum ParkState {
+    /// Parked, its page still to be walked.
+    NeedWalk,
+    /// Its walk is in flight (`sl_walk` names it).
+    Walking,
+    /// Its walk filled the TLB; replays when it heads its QP.
+    Ready,
+    /// Answered without a lookup when it replays, with the status in
+    /// `sl_forced` (RNR / STALL for a missing page or a W-clear leaf, FATAL
+    /// for a failed walk).
+    Forced,
+}
 
 /// A translation request, as carried through the pipeline and parked.
 #[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
@@ -170,7 +174,7 @@ pub struct Translator<
     // Outstanding table, one entry per slot.
     sl_valid: [DFF<Bit>; SLOTS],
     sl_qpn: [DFF<Bits<24>>; SLOTS],
-    sl_state: [DFF<Bits<2>>; SLOTS],
+    sl_state: [DFF<ParkState>; SLOTS],
     sl_walk: [DFF<Bits<3>>; SLOTS],
     sl_forced: [DFF<Bits<3>>; SLOTS],
     sl_write: [DFF<Bit>; SLOTS],
@@ -863,7 +867,8 @@ impl<
                 self.sl_valid[i].q.val()
                     & (!self.sl_pred_valid[i].q.val())
                     & (!self.sl_in_flight[i].q.val())
-                    & (self.sl_state[i].q.val().get_bit(1)), // SLOT_READY or SLOT_FORCED
+                    & ((self.sl_state[i].q.val() == ParkState::Ready)
+                        | (self.sl_state[i].q.val() == ParkState::Forced)),
             );
         }
         self.pe_neg.next = !self.pe_vec.val() + 1;
@@ -919,7 +924,7 @@ impl<
         self.c5_forced.d.next = 0.into();
         for i in 0..SLOTS {
             if bit_cast::<SLOT_BITS, 8>(self.s4.q.val().slot).index() == i {
-                self.c5_fv.d.next = self.sl_state[i].q.val() == 3; // = SLOT_FORCED
+                self.c5_fv.d.next = self.sl_state[i].q.val() == ParkState::Forced;
                 self.c5_forced.d.next = self.sl_forced[i].q.val();
             }
         }
@@ -1188,9 +1193,9 @@ impl<
         for i in 0..SLOTS {
             if self.d_slot.val().index() == i {
                 if self.d_park.val() {
-                    self.sl_state[i].d.next = 2.into(); // = SLOT_READY
+                    self.sl_state[i].d.next = ParkState::Ready;
                     if self.d_need_walk.val() {
-                        self.sl_state[i].d.next = 0.into(); // = SLOT_NEED_WALK
+                        self.sl_state[i].d.next = ParkState::NeedWalk;
                     }
                     self.sl_in_flight[i].d.next = false;
                 }
@@ -1235,7 +1240,7 @@ impl<
         for i in 0..SLOTS {
             self.pe_vec.next = self.pe_vec.val().replace_bit(
                 i,
-                self.sl_valid[i].q.val() & (self.sl_state[i].q.val() == 0), // = SLOT_NEED_WALK
+                self.sl_valid[i].q.val() & (self.sl_state[i].q.val() == ParkState::NeedWalk),
             );
         }
         self.pe_neg.next = !self.pe_vec.val() + 1;
@@ -1293,7 +1298,7 @@ impl<
             self.wi_have2.d.next = false;
             for i in 0..SLOTS {
                 if self.wi_slot.q.val().index() == i {
-                    self.sl_state[i].d.next = 1.into(); // = SLOT_WALKING
+                    self.sl_state[i].d.next = ParkState::Walking;
                     self.sl_walk[i].d.next = self.wf_id.q.val();
                 }
             }
@@ -1343,16 +1348,16 @@ impl<
         for i in 0..SLOTS {
             if self.w_done.val()
                 & self.sl_valid[i].q.val()
-                & (self.sl_state[i].q.val() == 1) // = SLOT_WALKING
+                & (self.sl_state[i].q.val() == ParkState::Walking)
                 & (self.sl_walk[i].q.val() == self.dr_id.q.val())
             {
                 if self.dr_stale.q.val() {
-                    self.sl_state[i].d.next = 0.into(); // = SLOT_NEED_WALK
+                    self.sl_state[i].d.next = ParkState::NeedWalk;
                 } else if self.dr_status.q.val() == 0 {
                     // = walker::STATUS_OK
-                    self.sl_state[i].d.next = 2.into(); // = SLOT_READY
+                    self.sl_state[i].d.next = ParkState::Ready;
                     if self.sl_write[i].q.val() & (!self.dr_w.q.val()) {
-                        self.sl_state[i].d.next = 3.into(); // = SLOT_FORCED
+                        self.sl_state[i].d.next = ParkState::Forced;
                         self.sl_forced[i].d.next = 2.into(); // = status::STALL
                         if self.sl_remote[i].q.val() {
                             self.sl_forced[i].d.next = 1.into(); // = status::RNR
@@ -1360,14 +1365,14 @@ impl<
                     }
                 } else if self.dr_status.q.val() == 1 {
                     // = walker::STATUS_NOT_PRESENT
-                    self.sl_state[i].d.next = 3.into(); // = SLOT_FORCED
+                    self.sl_state[i].d.next = ParkState::Forced;
                     self.sl_forced[i].d.next = 2.into(); // = status::STALL
                     if self.sl_remote[i].q.val() {
                         self.sl_forced[i].d.next = 1.into(); // = status::RNR
                     }
                 } else {
                     // walker::STATUS_FATAL
-                    self.sl_state[i].d.next = 3.into(); // = SLOT_FORCED
+                    self.sl_state[i].d.next = ParkState::Forced;
                     self.sl_forced[i].d.next = 5.into(); // = status::FATAL
                 }
             }

@@ -794,7 +794,7 @@ impl<
         MrWriteIn::<MR_BITS>::link(&mut self.mr_wr, &mut self.mr.wr);
         MrStateIn::<MR_BITS>::link(&mut self.mr_st, &mut self.mr.st);
         InvalidateIn::<MR_BITS>::link(&mut self.inv, &mut self.tlb.inv);
-        self.walker.flush.next = self.inv.valid.val() & self.tlb.inv.ready.val();
+        self.walker.flush.next = self.inv.valid.val() & self.inv.ready.val();
 
         // ---- AXI read master is the walker's ----
         AxiReadMaster::link(&mut self.m_axi, &mut self.walker.m_axi);
@@ -820,7 +820,7 @@ impl<
             & (!self.rst.val())
             & (self.out_fifo.count.val() <= 2)
             & (!(self.tlb.fill_valid.val() & self.tlb.fill_ready.val()))
-            & (!(self.inv.valid.val() & self.tlb.inv.ready.val()));
+            & (!(self.inv.valid.val() & self.inv.ready.val()));
         // Lookups of new requests in flight, each of which may still take a
         // slot (a crossing request counts twice: conservative).
         self.new_inflight.next =
@@ -1419,8 +1419,8 @@ impl<
             self.dr_size.d.next = self.walker.done_size.val();
             self.dr_w.d.next = self.walker.done_writable.val();
             self.dr_stale.d.next =
-                self.walker.done_stale.val() | (self.inv.valid.val() & self.tlb.inv.ready.val());
-        } else if self.inv.valid.val() & self.tlb.inv.ready.val() {
+                self.walker.done_stale.val() | (self.inv.valid.val() & self.inv.ready.val());
+        } else if self.inv.valid.val() & self.inv.ready.val() {
             self.dr_stale.d.next = true;
         }
         self.tlb.fill_valid.next = self.w_fill.val();

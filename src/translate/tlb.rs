@@ -287,6 +287,14 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     // match vector. s1_wr_oh is that written entry (one-hot or zero).
     s1_mh: DFF<Bits<HUGE>>,
     s1_wr_oh: DFF<Bits<HUGE>>,
+    // The lookup's MR against every huge entry, and the entries' valid
+    // bits, as stage R sees them (compared in stage 0, corrected for the
+    // entry the fill of stage 1 writes and the entries the last sweep step
+    // clears at the end of stage 0): stage R compares the off key only.
+    // sr_nmr: the lookup's MR against the MR of the fill in stage R at
+    // stage 0 (that fill's word is f1_entry when the lookup is in stage R).
+    sr_hpre: DFF<Bits<HUGE>>,
+    sr_nmr: DFF<Bit>,
     // The huge entry the fill of stage R will write in stage 1 (index and
     // one-hot), chosen in stage R: the entries and their valid bits cannot
     // change at the end of a fill's stage R (no fill and no last sweep step
@@ -454,6 +462,9 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     hv_idx: Signal<Local, Bits<8>>,
     nm0: Signal<Local, Bit>,
     mh0: Signal<Local, Bits<HUGE>>,
+    hmr0: Signal<Local, Bits<HUGE>>,
+    fmr0: Signal<Local, Bit>,
+    hv_next: Signal<Local, Bits<HUGE>>,
     sr_opn: Signal<Local, Bits<52>>,
     dup_oh: Signal<Local, Bits<HUGE>>,
     inv_oh: Signal<Local, Bits<HUGE>>,
@@ -608,6 +619,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             s1i_inv_empty: Default::default(),
             s1_mh: Default::default(),
             s1_wr_oh: Default::default(),
+            sr_hpre: Default::default(),
+            sr_nmr: Default::default(),
             f1_tidx: Default::default(),
             f1_toh: Default::default(),
             s1_lk: Default::default(),
@@ -739,6 +752,9 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             hv_idx: Default::default(),
             nm0: Default::default(),
             mh0: Default::default(),
+            hmr0: Default::default(),
+            fmr0: Default::default(),
+            hv_next: Default::default(),
             sr_opn: Default::default(),
             dup_oh: Default::default(),
             inv_oh: Default::default(),
@@ -846,6 +862,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             s1i_inv_empty,
             s1_mh,
             s1_wr_oh,
+            sr_hpre,
+            sr_nmr,
             f1_tidx,
             f1_toh,
             s1_lk,
@@ -1012,7 +1030,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         self.s1_mr.d.next = self.sr_mr.q.val();
         self.s1_vpn.d.next = self.sr_vpn.q.val();
         // Stage R: the huge keys against this clock's lk_off (registers and
-        // the input only). key[51:18] at word bit 87, key[17:9] at word
+        // the input only; the MR and the valid bit were compared in stage
+        // 0, sr_hpre). key[51:18] at word bit 87, key[17:9] at word
         // bit 78.
         self.sr_opn.next = self.lk_off.val().get_bits::<52>(12);
         self.hkey0.next = 0.into();
@@ -1020,17 +1039,13 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.hent0.next = self.h_entry[e].q.val();
             self.hkey0.next = self.hkey0.val().replace_bit(
                 e,
-                (self.hent0.val().get_bits::<16>(53)
-                    == bit_cast::<16, MR_BITS>(self.sr_mr.q.val()))
-                    && (self.hent0.val().get_bits::<34>(87)
-                        == self.sr_opn.val().get_bits::<34>(18))
+                (self.hent0.val().get_bits::<34>(87) == self.sr_opn.val().get_bits::<34>(18))
                     && (self.hent0.val().get_bit(121)
                         || (self.hent0.val().get_bits::<9>(78)
                             == self.sr_opn.val().get_bits::<9>(9))),
             );
         }
-        self.nm0.next = (self.f1_entry.q.val().get_bits::<16>(53)
-            == bit_cast::<16, MR_BITS>(self.sr_mr.q.val()))
+        self.nm0.next = self.sr_nmr.q.val()
             && (self.f1_entry.q.val().get_bits::<34>(87) == self.sr_opn.val().get_bits::<34>(18))
             && (self.f1_entry.q.val().get_bit(121)
                 || (self.f1_entry.q.val().get_bits::<9>(78) == self.sr_opn.val().get_bits::<9>(9)));
@@ -1697,11 +1712,35 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             }
             self.hclr.next = self.hclr.val() & !self.hset.val();
         }
-        self.h_valid.d.next = (self.h_valid.q.val() & !self.hclr.val()) | self.hset.val();
+        self.hv_next.next = (self.h_valid.q.val() & !self.hclr.val()) | self.hset.val();
+        self.h_valid.d.next = self.hv_next.val();
+        // A lookup in stage 0: its MR against every huge entry as the
+        // entries will be in its stage R (the entry the fill of stage 1
+        // writes now is compared on that fill's word), and the valid bits
+        // they will have then.
+        self.fmr0.next =
+            self.f1_entry.q.val().get_bits::<16>(53) == bit_cast::<16, MR_BITS>(self.lk_mr.val());
+        self.hmr0.next = 0.into();
+        for e in 0..HUGE {
+            self.hent0.next = self.h_entry[e].q.val();
+            self.hmr0.next = self.hmr0.val().replace_bit(
+                e,
+                self.hent0.val().get_bits::<16>(53) == bit_cast::<16, MR_BITS>(self.lk_mr.val()),
+            );
+        }
+        self.hmr0.next = self.hmr0.val() & !self.hset.val();
+        if self.fmr0.val() {
+            self.hmr0.next = self.hmr0.val() | self.hset.val();
+        }
+        self.sr_hpre.d.next = self.hmr0.val() & self.hv_next.val();
+        // The fill in stage R now is in stage 1 with the lookup's stage R:
+        // its word's MR is fq_mr.
+        self.sr_nmr.d.next = self.fq_mr.q.val() == self.lk_mr.val();
         // A lookup in stage R: its huge matches as stage 1 will see them
-        // (h_valid then is this h_valid with this clock's fill set; no
-        // sweep step is in stage R with it).
-        self.mh0.next = self.h_valid.q.val() & self.hkey0.val() & !self.hset.val();
+        // (the valid bits and MR matches from stage 0; the entry the fill
+        // of stage 1 writes now replaced by that fill's word; no sweep step
+        // is in stage R with it).
+        self.mh0.next = self.sr_hpre.q.val() & self.hkey0.val() & !self.hset.val();
         if self.nm0.val() {
             self.mh0.next = self.mh0.val() | self.hset.val();
         }

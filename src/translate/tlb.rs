@@ -192,9 +192,10 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     pub inv: InvalidateIn<MR_BITS>,
 
     // 4 KiB array: one RAM per way. Word layout (also used by the huge
-    // registers): [51:0] ppn, [52] writable, [68:53] mr (16 bits),
-    // [120:69] page key (VA page for 4 KiB, aligned off page for huge),
-    // [121] 1 GiB page (huge only).
+    // registers): [51:0] ppn, [52] writable, [68:53] mr (16 bits, written
+    // from MR_BITS bits: the bits above are zero, and every MR compare
+    // reads the low MR_BITS only), [120:69] page key (VA page for 4 KiB,
+    // aligned off page for huge), [121] 1 GiB page (huge only).
     ways: [RAM<Bits<128>, SET_BITS>; WAYS],
     // Per set: [3:0] valid per way, [7:4] 4-way tree PLRU (bit 4 unused).
     meta: RAM<Bits<8>, SET_BITS>,
@@ -345,6 +346,15 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     fwd2_meta: DFF<Bits<8>>,
     fwd2_way: DFF<Bits<4>>,
     fwd2_entry: DFF<Bits<128>>,
+    // Stage 1's compares of the forwarded words and of stage 2's word,
+    // made a clock ahead (the words and the keys move unconditionally).
+    fm_fwd2: DFF<Bit>,
+    fm_fwdb: DFF<Bit>,
+    mq_fwd2: DFF<Bit>,
+    mq_fwdb: DFF<Bit>,
+    rg_fwd2: DFF<Bit>,
+    rg_fwdb: DFF<Bit>,
+    fm_s2: DFF<Bit>,
     fwdb_meta_en: DFF<Bit>,
     fwdb_meta: DFF<Bits<8>>,
     fwdb_way: DFF<Bits<4>>,
@@ -411,12 +421,6 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     // Stage 1.
     fwd_same_next: Signal<Local, Bit>,
     fwdb_same: Signal<Local, Bit>,
-    fm_fwd2: Signal<Local, Bit>,
-    fm_fwdb: Signal<Local, Bit>,
-    mq_fwd2: Signal<Local, Bit>,
-    mq_fwdb: Signal<Local, Bit>,
-    rg_fwd2: Signal<Local, Bit>,
-    rg_fwdb: Signal<Local, Bit>,
     meta_eff: Signal<Local, Bits<8>>,
     m4s: Signal<Local, Bits<4>>,
     hit4s_idx: Signal<Local, Bits<8>>,
@@ -433,10 +437,11 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     mr_eq: Signal<Local, Bit>,
     in_rng: Signal<Local, Bit>,
     gig: Signal<Local, Bit>,
-    hit_one: Signal<Local, Bit>,
+    fkey: Signal<Local, Bit>,
+    krr: Signal<Local, Bits<4>>,
+    pv: Signal<Local, Bits<4>>,
+    qv: Signal<Local, Bits<4>>,
     k43: Signal<Local, Bits<43>>,
-    lo43: Signal<Local, Bits<43>>,
-    hi43: Signal<Local, Bits<43>>,
     m4: Signal<Local, Bits<4>>,
     clr4: Signal<Local, Bits<4>>,
     hit4_found: Signal<Local, Bit>,
@@ -481,8 +486,6 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     invh_found: Signal<Local, Bit>,
     invh_idx: Signal<Local, Bits<8>>,
     m4m1: Signal<Local, Bits<4>>,
-    fm_s2: Signal<Local, Bit>,
-    key_eq: Signal<Local, Bit>,
     mhm1: Signal<Local, Bits<HUGE>>,
     acc_ppn: Signal<Local, Bits<52>>,
     acc_w: Signal<Local, Bit>,
@@ -723,10 +726,11 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             mr_eq: Default::default(),
             in_rng: Default::default(),
             gig: Default::default(),
-            hit_one: Default::default(),
+            fkey: Default::default(),
+            krr: Default::default(),
+            pv: Default::default(),
+            qv: Default::default(),
             k43: Default::default(),
-            lo43: Default::default(),
-            hi43: Default::default(),
             m4: Default::default(),
             clr4: Default::default(),
             hit4_found: Default::default(),
@@ -772,7 +776,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             invh_idx: Default::default(),
             m4m1: Default::default(),
             fm_s2: Default::default(),
-            key_eq: Default::default(),
             mhm1: Default::default(),
             acc_ppn: Default::default(),
             acc_w: Default::default(),
@@ -894,6 +897,13 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             fwd2_meta,
             fwd2_way,
             fwd2_entry,
+            fm_fwd2,
+            fm_fwdb,
+            mq_fwd2,
+            mq_fwdb,
+            rg_fwd2,
+            rg_fwdb,
+            fm_s2,
             fwdb_meta_en,
             fwdb_meta,
             fwdb_way,
@@ -1076,8 +1086,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.hdup0.next = self.hdup0.val().replace_bit(
                 e,
                 (self.hent0.val().get_bit(121) == (self.fq_size.q.val() == 2)) // = page_size::SIZE_1G
-                    && (self.hent0.val().get_bits::<16>(53)
-                        == bit_cast::<16, MR_BITS>(self.fq_mr.q.val()))
+                    && (self.hent0.val().get_bits::<MR_BITS>(53)
+                        == self.fq_mr.q.val())
                     && (self.hent0.val().get_bits::<34>(87)
                         == self.fq_opn.q.val().get_bits::<34>(18))
                     && (self.hent0.val().get_bit(121)
@@ -1113,22 +1123,24 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         // instead; an entry the fill in stage 1 writes at the last step's
         // own edge is kept (that fill was checked against the
         // invalidation in its stage R).
+        // A huge entry's key k (43 bits, 2 MiB units; a 1 GiB entry's low
+        // nine bits are zero) overlaps the 2 MiB bounds [olo2, ohi2] iff
+        // k <= ohi2 and its last 2 MiB unit (k | 0x1FF for 1 GiB) >= olo2,
+        // which for 1 GiB is k >= olo2 or k[42:9] == olo2[42:9]: both
+        // sizes compare with the same bounds, no size mux in front of the
+        // comparators' carry chains.
         self.clrh.next = 0.into();
         for e in 0..HUGE {
             self.ent.next = self.h_entry[e].q.val();
             self.gig.next = self.ent.val().get_bit(121);
-            self.mr_eq.next =
-                self.ent.val().get_bits::<16>(53) == bit_cast::<16, MR_BITS>(self.inv_mr_r.q.val());
+            self.mr_eq.next = self.ent.val().get_bits::<MR_BITS>(53) == self.inv_mr_r.q.val();
             self.k43.next = self.ent.val().get_bits::<43>(78);
-            self.lo43.next = self.inv_olo2.q.val();
-            self.hi43.next = self.inv_ohi2.q.val();
-            if self.gig.val() {
-                self.lo43.next = self.inv_olo1.q.val();
-                self.hi43.next = self.inv_ohi1.q.val();
-            }
             self.in_rng.next = !self.inv_oempty.q.val()
-                && (self.k43.val() >= self.lo43.val())
-                && (self.k43.val() <= self.hi43.val());
+                && (self.k43.val() <= self.inv_ohi2.q.val())
+                && ((self.k43.val() >= self.inv_olo2.q.val())
+                    || (self.gig.val()
+                        && (self.k43.val().get_bits::<34>(9)
+                            == self.inv_olo2.q.val().get_bits::<34>(9))));
             if (self.inv_kind_r.q.val() == 0) // = INV_ALL
                 || (self.mr_eq.val()
                     && ((self.inv_kind_r.q.val() == 1) // = INV_BY_MR
@@ -1141,18 +1153,14 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         self.clrh_r.d.next = self.clrh.val();
         self.ent.next = self.f1_entry.q.val();
         self.gig.next = self.ent.val().get_bit(121);
-        self.mr_eq.next =
-            self.ent.val().get_bits::<16>(53) == bit_cast::<16, MR_BITS>(self.inv_mr_r.q.val());
+        self.mr_eq.next = self.ent.val().get_bits::<MR_BITS>(53) == self.inv_mr_r.q.val();
         self.k43.next = self.ent.val().get_bits::<43>(78);
-        self.lo43.next = self.inv_olo2.q.val();
-        self.hi43.next = self.inv_ohi2.q.val();
-        if self.gig.val() {
-            self.lo43.next = self.inv_olo1.q.val();
-            self.hi43.next = self.inv_ohi1.q.val();
-        }
         self.in_rng.next = !self.inv_oempty.q.val()
-            && (self.k43.val() >= self.lo43.val())
-            && (self.k43.val() <= self.hi43.val());
+            && (self.k43.val() <= self.inv_ohi2.q.val())
+            && ((self.k43.val() >= self.inv_olo2.q.val())
+                || (self.gig.val()
+                    && (self.k43.val().get_bits::<34>(9)
+                        == self.inv_olo2.q.val().get_bits::<34>(9))));
         self.clre.next = (self.inv_kind_r.q.val() == 0) // = INV_ALL
             || (self.mr_eq.val()
                 && ((self.inv_kind_r.q.val() == 1) // = INV_BY_MR
@@ -1324,9 +1332,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         }
 
         // 4 KiB ways.
-        self.m4.next = 0.into();
-        self.m4s.next = 0.into();
-        self.hit4s_idx.next = 0.into();
         self.clr4.next = 0.into();
         self.hit4_found.next = false;
         self.hit4_idx.next = 0.into();
@@ -1335,65 +1340,59 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         self.acc_ppn.next = 0.into();
         self.acc_w.next = false;
         self.acc_size.next = 0.into();
-        // The two forwarded words are compared from registers, apart from
-        // the RAM words, so the forwarding muxes are not in front of the
-        // block RAM's tag compare (its clock-to-output is half the clock).
-        self.fm_fwd2.next = (self.fwd2_entry.q.val().get_bits::<16>(53)
-            == bit_cast::<16, MR_BITS>(self.s1_mr.q.val()))
-            && (self.fwd2_entry.q.val().get_bits::<52>(69) == self.s1_vpn.q.val());
-        self.fm_fwdb.next = (self.fwdb_entry.q.val().get_bits::<16>(53)
-            == bit_cast::<16, MR_BITS>(self.s1_mr.q.val()))
-            && (self.fwdb_entry.q.val().get_bits::<52>(69) == self.s1_vpn.q.val());
-        self.mq_fwd2.next = self.fwd2_entry.q.val().get_bits::<16>(53)
-            == bit_cast::<16, MR_BITS>(self.s1_mr.q.val());
-        self.mq_fwdb.next = self.fwdb_entry.q.val().get_bits::<16>(53)
-            == bit_cast::<16, MR_BITS>(self.s1_mr.q.val());
-        self.rg_fwd2.next = (self.fwd2_entry.q.val().get_bits::<52>(69) >= self.s1i_inv_lo.q.val())
-            && (self.fwd2_entry.q.val().get_bits::<52>(69) <= self.s1i_inv_hi.q.val());
-        self.rg_fwdb.next = (self.fwdb_entry.q.val().get_bits::<52>(69) >= self.s1i_inv_lo.q.val())
-            && (self.fwdb_entry.q.val().get_bits::<52>(69) <= self.s1i_inv_hi.q.val());
-        self.fm_s2.next = (self.s2_entry.q.val().get_bits::<16>(53)
-            == bit_cast::<16, MR_BITS>(self.s1_mr.q.val()))
-            && (self.s2_entry.q.val().get_bits::<52>(69) == self.s1_vpn.q.val());
+        // The two forwarded words and stage 2's word are compared with the
+        // lookup's key a clock ahead, when they are still fwd_entry,
+        // s2_entry and f1_entry and the key is still in stage R (all of
+        // them move on unconditionally): stage 1 gets the results from
+        // registers, and no forwarded compare is in series with the
+        // forwarding muxes.
+        self.fm_fwd2.d.next = (self.fwd_entry.q.val().get_bits::<MR_BITS>(53)
+            == self.sr_mr.q.val())
+            && (self.fwd_entry.q.val().get_bits::<52>(69) == self.sr_vpn.q.val());
+        self.fm_fwdb.d.next = (self.s2_entry.q.val().get_bits::<MR_BITS>(53) == self.sr_mr.q.val())
+            && (self.s2_entry.q.val().get_bits::<52>(69) == self.sr_vpn.q.val());
+        self.mq_fwd2.d.next = self.fwd_entry.q.val().get_bits::<MR_BITS>(53) == self.sr_mr.q.val();
+        self.mq_fwdb.d.next = self.s2_entry.q.val().get_bits::<MR_BITS>(53) == self.sr_mr.q.val();
+        self.rg_fwd2.d.next = (self.fwd_entry.q.val().get_bits::<52>(69) >= self.inv_lo.q.val())
+            && (self.fwd_entry.q.val().get_bits::<52>(69) <= self.inv_hi.q.val());
+        self.rg_fwdb.d.next = (self.s2_entry.q.val().get_bits::<52>(69) >= self.inv_lo.q.val())
+            && (self.s2_entry.q.val().get_bits::<52>(69) <= self.inv_hi.q.val());
+        self.fm_s2.d.next = (self.f1_entry.q.val().get_bits::<MR_BITS>(53) == self.sr_mr.q.val())
+            && (self.f1_entry.q.val().get_bits::<52>(69) == self.sr_vpn.q.val());
+        self.krr.next = 0.into();
+        self.qv.next = 0.into();
         self.idx.next = 0.into();
         for w in 0..WAYS {
             // Every compare (tag, MR, sweep range) is made on each
             // candidate word, registers only, and the forwarding selects
             // among the results.
             self.ent.next = self.rr_way[w].q.val();
-            self.key_eq.next = (self.ent.val().get_bits::<16>(53)
-                == bit_cast::<16, MR_BITS>(self.s1_mr.q.val()))
-                && (self.ent.val().get_bits::<52>(69) == self.s1_vpn.q.val());
-            self.mr_eq.next =
-                self.ent.val().get_bits::<16>(53) == bit_cast::<16, MR_BITS>(self.s1_mr.q.val());
+            self.krr.next = self.krr.val().replace_bit(
+                w,
+                (self.ent.val().get_bits::<MR_BITS>(53) == self.s1_mr.q.val())
+                    && (self.ent.val().get_bits::<52>(69) == self.s1_vpn.q.val()),
+            );
+            self.mr_eq.next = self.ent.val().get_bits::<MR_BITS>(53) == self.s1_mr.q.val();
             self.in_rng.next = (self.ent.val().get_bits::<52>(69) >= self.s1i_inv_lo.q.val())
                 && (self.ent.val().get_bits::<52>(69) <= self.s1i_inv_hi.q.val());
+            // A forwarded word's match comes from a register (fm_fwd2,
+            // fm_fwdb): only the RAM word's compare (krr) is made here.
+            self.fkey.next = self.fwd2_way.q.val().get_bit(w) && self.fm_fwd2.q.val();
             if self.fwd2_way.q.val().get_bit(w) {
                 self.ent.next = self.fwd2_entry.q.val();
-                self.key_eq.next = self.fm_fwd2.val();
-                self.mr_eq.next = self.mq_fwd2.val();
-                self.in_rng.next = self.rg_fwd2.val();
+                self.mr_eq.next = self.mq_fwd2.q.val();
+                self.in_rng.next = self.rg_fwd2.q.val();
             }
             if self.fwdb_way.q.val().get_bit(w) {
                 self.ent.next = self.fwdb_entry.q.val();
-                self.key_eq.next = self.fm_fwdb.val();
-                self.mr_eq.next = self.mq_fwdb.val();
-                self.in_rng.next = self.rg_fwdb.val();
+                self.fkey.next = self.fm_fwdb.q.val();
+                self.mr_eq.next = self.mq_fwdb.q.val();
+                self.in_rng.next = self.rg_fwdb.q.val();
             }
-            // The way stage 2 fills now holds its word, valid: its match
-            // is fm_s2, a sweep keeps it (that fill was checked against the
-            // same invalidation), and its frame reaches the select stage
-            // through x_e.
-            self.hit_one.next = self.valid4s.val().get_bit(w) && self.key_eq.val();
-            // Valid keys are unique in a set: at most one old word matches.
-            self.m4s.next = self.m4s.val().replace_bit(w, self.hit_one.val());
-            if self.hit_one.val() {
-                self.hit4s_idx.next = self.hit4s_idx.val() | self.idx.val();
-            }
-            if self.wa4.val().get_bit(w) {
-                self.hit_one.next = self.fm_s2.val();
-            }
-            self.m4.next = self.m4.val().replace_bit(w, self.hit_one.val());
+            self.qv.next = self
+                .qv
+                .val()
+                .replace_bit(w, self.valid4s.val().get_bit(w) && self.fkey.val());
             self.x_way[w].d.next = self.ent.val().get_bits::<53>(0);
             // The first invalid way matters for a fill only, and no fill
             // is in stage 2 when one is in stage 1 (wa4 is zero then).
@@ -1417,10 +1416,31 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             }
             self.idx.next = self.idx.val() + 1;
         }
+        // The old words' matches: the RAM word's compare (krr, the late
+        // term) meets the terms from registers and forwarding (pv: the RAM
+        // word is the way's candidate and valid; qv: a forwarded word is,
+        // valid and matching) in one gate. Valid keys are unique in a set:
+        // at most one old word matches.
+        self.pv.next = self.valid4s.val() & !self.fwd2_way.q.val() & !self.fwdb_way.q.val();
+        self.m4s.next = (self.krr.val() & self.pv.val()) | self.qv.val();
+        // The way stage 2 fills now holds its word, valid: its match is
+        // fm_s2, a sweep keeps it (that fill was checked against the same
+        // invalidation), and its frame reaches the select stage through
+        // x_e.
+        self.m4.next = self.m4s.val() & !self.wa4.val();
+        if self.fm_s2.q.val() {
+            self.m4.next = self.m4.val() | self.wa4.val();
+        }
+        self.hit4s_idx.next = 0.into();
+        for w in 0..WAYS {
+            if self.m4s.val().get_bit(w) {
+                self.hit4s_idx.next = self.hit4s_idx.val() | w.to_bits();
+            }
+        }
         // The hit: the way stage 2 fills now when its word matches (that
         // fill replaced any other copy of the key), else an old word of
         // another way.
-        self.fmw.next = self.s2_same.q.val() && self.s2_apply.q.val() && self.fm_s2.val();
+        self.fmw.next = self.s2_same.q.val() && self.s2_apply.q.val() && self.fm_s2.q.val();
         self.hit4_found.next = self.fmw.val() || (self.m4s.val() & !self.wa4.val()).any();
         self.hit4_idx.next = self.hit4s_idx.val();
         if self.fmw.val() {
@@ -1458,7 +1478,7 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         self.x_lk.d.next = self.s1_lk.q.val();
         self.x_m4.d.next = self.m4.val();
         self.x_m4o.d.next = self.m4.val() & !self.wa4.val();
-        self.x_me.d.next = self.s2_same.q.val() && self.s2_apply.q.val() && self.fm_s2.val();
+        self.x_me.d.next = self.s2_same.q.val() && self.s2_apply.q.val() && self.fm_s2.q.val();
         self.x_e.d.next = self.s2_entry.q.val().get_bits::<53>(0);
         self.x_mh.d.next = self.mh.val();
 
@@ -1718,14 +1738,13 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         // entries will be in its stage R (the entry the fill of stage 1
         // writes now is compared on that fill's word), and the valid bits
         // they will have then.
-        self.fmr0.next =
-            self.f1_entry.q.val().get_bits::<16>(53) == bit_cast::<16, MR_BITS>(self.lk_mr.val());
+        self.fmr0.next = self.f1_entry.q.val().get_bits::<MR_BITS>(53) == self.lk_mr.val();
         self.hmr0.next = 0.into();
         for e in 0..HUGE {
             self.hent0.next = self.h_entry[e].q.val();
             self.hmr0.next = self.hmr0.val().replace_bit(
                 e,
-                self.hent0.val().get_bits::<16>(53) == bit_cast::<16, MR_BITS>(self.lk_mr.val()),
+                self.hent0.val().get_bits::<MR_BITS>(53) == self.lk_mr.val(),
             );
         }
         self.hmr0.next = self.hmr0.val() & !self.hset.val();

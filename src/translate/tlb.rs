@@ -373,6 +373,8 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     x_me: DFF<Bit>,
     x_e: DFF<Bits<53>>,
     x_mh: DFF<Bits<HUGE>>,
+    xh_any: DFF<Bit>,
+    xh_multi: DFF<Bit>,
     x_way: [DFF<Bits<53>>; WAYS],
 
     r_valid: DFF<Bit>,
@@ -480,6 +482,8 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     clre: Signal<Local, Bit>,
     hclr: Signal<Local, Bits<HUGE>>,
     hith_found: Signal<Local, Bit>,
+    mh_up_any: Signal<Local, Bit>,
+    mh_lo_any: Signal<Local, Bit>,
     hith_idx: Signal<Local, Bits<8>>,
     duph_found: Signal<Local, Bit>,
     duph_idx: Signal<Local, Bits<8>>,
@@ -664,6 +668,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             x_me: Default::default(),
             x_e: Default::default(),
             x_mh: Default::default(),
+            xh_any: Default::default(),
+            xh_multi: Default::default(),
             x_way: std::array::from_fn(|_| Default::default()),
             r_valid: Default::default(),
             r_hit: Default::default(),
@@ -769,6 +775,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             clre: Default::default(),
             hclr: Default::default(),
             hith_found: Default::default(),
+            mh_up_any: Default::default(),
+            mh_lo_any: Default::default(),
             hith_idx: Default::default(),
             duph_found: Default::default(),
             duph_idx: Default::default(),
@@ -914,6 +922,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             x_me,
             x_e,
             x_mh,
+            xh_any,
+            xh_multi,
             r_valid,
             r_hit,
             r_ppn,
@@ -1481,6 +1491,11 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         self.x_me.d.next = self.s2_same.q.val() && self.s2_apply.q.val() && self.fm_s2.q.val();
         self.x_e.d.next = self.s2_entry.q.val().get_bits::<53>(0);
         self.x_mh.d.next = self.mh.val();
+        // Whether x_mh has one match, or more (an invariant violation),
+        // found beside it from stage 1's register, not after it.
+        self.mhm1.next = self.mh.val() - 1;
+        self.xh_any.d.next = self.mh.val().any();
+        self.xh_multi.d.next = (self.mh.val() & self.mhm1.val()).any();
 
         // ---------------------------------------------------------------
         // Select stage: the lookup result from the match vectors of the
@@ -1520,13 +1535,11 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         }
         self.r_valid.d.next = self.x_lk.q.val();
         self.m4m1.next = self.x_m4.q.val() - 1;
-        self.mhm1.next = self.x_mh.q.val() - 1;
-        self.r_hit.d.next =
-            self.x_lk.q.val() && (self.x_m4.q.val().any() || self.x_mh.q.val().any());
+        self.r_hit.d.next = self.x_lk.q.val() && (self.x_m4.q.val().any() || self.xh_any.q.val());
         self.r_multi.d.next = self.x_lk.q.val()
             && ((self.x_m4.q.val() & self.m4m1.val()).any()
-                || (self.x_mh.q.val() & self.mhm1.val()).any()
-                || (self.x_m4.q.val().any() && self.x_mh.q.val().any()));
+                || self.xh_multi.q.val()
+                || (self.x_m4.q.val().any() && self.xh_any.q.val()));
         self.r_ppn.d.next = 0.into();
         self.r_size.d.next = 0.into();
         self.r_w.d.next = false;
@@ -1605,9 +1618,14 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.idx.next = self.idx.val() + 1;
         }
         // The hit's half: its index's top bit is the OR of the matches'.
+        // (Each half's OR apart, no OR of all the matches in front.)
+        self.mh_up_any.next = (self.mh.val() & self.upper_half.val()).any();
+        self.mh_lo_any.next = (self.mh.val() & !self.upper_half.val()).any();
         self.eff_root.next = self.h_plru.q.val().get_bit(1);
-        if self.s1_lk.q.val() && self.hith_found.val() {
-            self.eff_root.next = !(self.mh.val() & self.upper_half.val()).any();
+        if self.s1_lk.q.val() && self.mh_up_any.val() {
+            self.eff_root.next = false;
+        } else if self.s1_lk.q.val() && self.mh_lo_any.val() {
+            self.eff_root.next = true;
         }
         self.hv_oh.next = self.hv_lo.val();
         self.hv_idx.next = self.hv_lo_idx.val();
@@ -1803,6 +1821,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.x_m4o.d.next = 0.into();
             self.x_me.d.next = false;
             self.x_mh.d.next = 0.into();
+            self.xh_any.d.next = false;
+            self.xh_multi.d.next = false;
             self.h_valid.d.next = 0.into();
             self.h_plru.d.next = 0.into();
             self.r_valid.d.next = false;

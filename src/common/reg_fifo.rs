@@ -10,12 +10,14 @@ use rust_hdl::prelude::*;
 /// FWFT FIFO of `DEPTH` = 2^`PTR_BITS` entries of `D`.
 ///
 /// - `push` with `data_in` writes when not `full` (a push while full is
-///   ignored and raises `overflow` for one clock: a caller bug a testbench
-///   monitors);
+///   ignored and raises `overflow` for one clock, also when a pop frees a
+///   slot in the same clock: a caller bug a testbench monitors);
 /// - `data_out` is the oldest entry while `!empty`; `pop` removes it;
 /// - `count` is the number of entries (registered);
-/// - a push and a pop in the same clock are both honoured, also when empty
-///   is false and full is true (the pop frees the slot the push takes).
+/// - a push and a pop in the same clock are both honoured unless the FIFO
+///   is full. The write enables do not depend on `pop`, so a consumer's
+///   `ready` (which decides `pop`) reaches only the read pointer and the
+///   count, not the enables of every entry.
 ///
 /// Latency: a word pushed at a rising edge is on `data_out` after that edge.
 /// `rst` (synchronous) empties the FIFO.
@@ -104,8 +106,7 @@ impl<D: Synth, const DEPTH: usize, const PTR_BITS: usize, const CNT_BITS: usize>
         self.full.next = self.cnt.q.val() == self.depth.val();
         self.count.next = self.cnt.q.val();
         self.do_pop.next = self.pop.val() & (self.cnt.q.val() != 0);
-        self.do_push.next =
-            self.push.val() & ((self.cnt.q.val() != self.depth.val()) | self.do_pop.val());
+        self.do_push.next = self.push.val() & (self.cnt.q.val() != self.depth.val());
         self.overflow.next = self.push.val() & (!self.do_push.val());
         self.data_out.next = self.slots[0].q.val();
         for i in 0..DEPTH {

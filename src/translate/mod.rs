@@ -223,11 +223,16 @@ pub struct Translator<
     // answer (a replay's slot does not change while it is in flight), the
     // QPN range check, and per page size (4 KiB, 2 MiB, 1 GiB) whether the
     // first page covers the access and the first beat's length.
-    c5_mv: DFF<Bits<SLOTS>>,
+    // Its QP's parked requests other than the slot of the request at c5
+    // (`c5_bex`), that slot (`c5_bs5`, dropped at c5 if that request's
+    // decision frees it), and the park the commit register holds (`c5_fz`).
+    c5_bex: DFF<Bit>,
+    c5_bs5: DFF<Bit>,
+    c5_fz: DFF<Bit>,
+    c5_fz_slot: DFF<Bits<SLOT_BITS>>,
     c5_tail: DFF<Bits<SLOT_BITS>>,
     c5_fwd_alloc: DFF<Bit>,
     c5_fwd_slot: DFF<Bits<SLOT_BITS>>,
-    c5_freed: DFF<Bits<SLOTS>>,
     c5_fv: DFF<Bit>,
     c5_forced: DFF<Bits<3>>,
     c5_qbad: DFF<Bit>,
@@ -235,6 +240,30 @@ pub struct Translator<
     c5_l0_4k: DFF<Bits<13>>,
     c5_l0_2m: DFF<Bits<13>>,
     c5_l0_1g: DFF<Bits<13>>,
+    // c6: the decision of c5, registered; the slot table, the payload and
+    // walk-information RAMs and the parked count are written from these
+    // registers, so the decision's depth ends at a register and not at the
+    // enables of 2^SLOT_BITS slot entries.
+    c6_park: DFF<Bit>,
+    c6_alloc: DFF<Bit>,
+    c6_free: DFF<Bit>,
+    c6_need_walk: DFF<Bit>,
+    c6_slot: DFF<Bits<SLOT_BITS>>,
+    c6_qpn: DFF<Bits<24>>,
+    c6_write: DFF<Bit>,
+    c6_remote: DFF<Bit>,
+    c6_blocked: DFF<Bit>,
+    c6_tail: DFF<Bits<SLOT_BITS>>,
+    c6_req: DFF<XReq>,
+    c6_wva: DFF<Bits<64>>,
+    c6_woff: DFF<Bits<64>>,
+    c6_root: DFF<Bits<52>>,
+    c6_lvl: DFF<Bits<2>>,
+    c6_mr: DFF<Bits<8>>,
+    // Slots taken, for the free-slot search: set by the decision at c5 (the
+    // clock it allocates, as the search needs), cleared by the commit of a
+    // free at c6.
+    alloc_vec: DFF<Bits<SLOTS>>,
     // Replay read: slot whose payload is on the RAM output.
     rp1_valid: DFF<Bit>,
     rp1_slot: DFF<Bits<SLOT_BITS>>,
@@ -345,12 +374,25 @@ pub struct Translator<
     d_len1: Signal<Local, Bits<13>>,
     d_blocked: Signal<Local, Bit>,
     c4_mv: Signal<Local, Bits<SLOTS>>,
-    fr_vec: Signal<Local, Bits<SLOTS>>,
+    c4_tv: Signal<Local, Bits<SLOTS>>,
+    s5_oh: Signal<Local, Bits<SLOTS>>,
+    s5_slot: Signal<Local, Bits<SLOT_BITS>>,
+    av_next: Signal<Local, Bits<SLOTS>>,
+    // Index bit b of every slot: the OR of a one-hot vector's indices is,
+    // bit by bit, a reduction OR of the vector under these masks (a
+    // balanced tree, not a chain through the slots).
+    idx_mask: [Constant<Bits<SLOTS>>; 8],
+    k4k: Constant<Bits<13>>,
+    k2m: Constant<Bits<22>>,
+    k1g: Constant<Bits<31>>,
+    c4_i4: Signal<Local, Bits<13>>,
+    c4_r4: Signal<Local, Bits<13>>,
+    c4_i2: Signal<Local, Bits<22>>,
+    c4_r2: Signal<Local, Bits<22>>,
+    c4_i1: Signal<Local, Bits<31>>,
+    c4_r1: Signal<Local, Bits<31>>,
     c4_tail: Signal<Local, Bits<SLOT_BITS>>,
     c4_match: Signal<Local, Bit>,
-    c4_len: Signal<Local, Bits<64>>,
-    c4_in: Signal<Local, Bits<64>>,
-    c4_rem: Signal<Local, Bits<64>>,
     c4_cov: Signal<Local, Bits<3>>,
     a_cov: Signal<Local, Bit>,
     a_len0: Signal<Local, Bits<13>>,
@@ -470,11 +512,13 @@ impl<
             ha_cov: Default::default(),
             ha_len0: Default::default(),
             ha_len1: Default::default(),
-            c5_mv: Default::default(),
+            c5_bex: Default::default(),
+            c5_bs5: Default::default(),
+            c5_fz: Default::default(),
+            c5_fz_slot: Default::default(),
             c5_tail: Default::default(),
             c5_fwd_alloc: Default::default(),
             c5_fwd_slot: Default::default(),
-            c5_freed: Default::default(),
             c5_fv: Default::default(),
             c5_forced: Default::default(),
             c5_qbad: Default::default(),
@@ -482,6 +526,23 @@ impl<
             c5_l0_4k: Default::default(),
             c5_l0_2m: Default::default(),
             c5_l0_1g: Default::default(),
+            c6_park: Default::default(),
+            c6_alloc: Default::default(),
+            c6_free: Default::default(),
+            c6_need_walk: Default::default(),
+            c6_slot: Default::default(),
+            c6_qpn: Default::default(),
+            c6_write: Default::default(),
+            c6_remote: Default::default(),
+            c6_blocked: Default::default(),
+            c6_tail: Default::default(),
+            c6_req: Default::default(),
+            c6_wva: Default::default(),
+            c6_woff: Default::default(),
+            c6_root: Default::default(),
+            c6_lvl: Default::default(),
+            c6_mr: Default::default(),
+            alloc_vec: Default::default(),
             rp1_valid: Default::default(),
             rp1_slot: Default::default(),
             rp2_valid: Default::default(),
@@ -567,12 +628,28 @@ impl<
             d_len1: Default::default(),
             d_blocked: Default::default(),
             c4_mv: Default::default(),
-            fr_vec: Default::default(),
+            c4_tv: Default::default(),
+            s5_oh: Default::default(),
+            s5_slot: Default::default(),
+            av_next: Default::default(),
+            idx_mask: std::array::from_fn(|b| {
+                let mut m = Bits::<SLOTS>::default();
+                for i in (0..SLOTS).filter(|i| (i >> b) & 1 == 1) {
+                    m = m.replace_bit(i, true);
+                }
+                Constant::new(m)
+            }),
+            k4k: Constant::new(0x1000_u64.into()),
+            k2m: Constant::new(0x20_0000_u64.into()),
+            k1g: Constant::new(0x4000_0000_u64.into()),
+            c4_i4: Default::default(),
+            c4_r4: Default::default(),
+            c4_i2: Default::default(),
+            c4_r2: Default::default(),
+            c4_i1: Default::default(),
+            c4_r1: Default::default(),
             c4_tail: Default::default(),
             c4_match: Default::default(),
-            c4_len: Default::default(),
-            c4_in: Default::default(),
-            c4_rem: Default::default(),
             c4_cov: Default::default(),
             a_cov: Default::default(),
             a_len0: Default::default(),
@@ -633,11 +710,13 @@ impl<
             ha_cov,
             ha_len0,
             ha_len1,
-            c5_mv,
+            c5_bex,
+            c5_bs5,
+            c5_fz,
+            c5_fz_slot,
             c5_tail,
             c5_fwd_alloc,
             c5_fwd_slot,
-            c5_freed,
             c5_fv,
             c5_forced,
             c5_qbad,
@@ -645,6 +724,23 @@ impl<
             c5_l0_4k,
             c5_l0_2m,
             c5_l0_1g,
+            c6_park,
+            c6_alloc,
+            c6_free,
+            c6_need_walk,
+            c6_slot,
+            c6_qpn,
+            c6_write,
+            c6_remote,
+            c6_blocked,
+            c6_tail,
+            c6_req,
+            c6_wva,
+            c6_woff,
+            c6_root,
+            c6_lvl,
+            c6_mr,
+            alloc_vec,
             rp1_valid,
             rp1_slot,
             rp2_valid,
@@ -769,7 +865,8 @@ impl<
                 )
                 + bit_cast::<CNT_BITS, 1>(
                     (self.s5_valid.q.val() & (!self.s5.q.val().replay)).into(),
-                );
+                )
+                + bit_cast::<CNT_BITS, 1>(self.c6_alloc.q.val().into());
         self.s_xreq.ready.next = self.issue_ok.val()
             & (!self.b_pend.q.val())
             & (!self.rp2_valid.q.val())
@@ -874,10 +971,11 @@ impl<
         self.pe_neg.next = !self.pe_vec.val() + 1;
         self.pe_oh.next = self.pe_vec.val() & self.pe_neg.val();
         self.pe_idx.next = 0.into();
-        for i in 0..SLOTS {
-            if self.pe_oh.val().get_bit(i) {
-                self.pe_idx.next = self.pe_idx.val() | i.to_bits();
-            }
+        for b in 0..SLOT_BITS {
+            self.pe_idx.next = self
+                .pe_idx
+                .val()
+                .replace_bit(b, (self.pe_oh.val() & self.idx_mask[b].val()).any());
         }
         self.rp_found.next = self.pe_vec.val().any();
         self.rp_sel.next = self.pe_idx.val();
@@ -907,19 +1005,41 @@ impl<
         }
 
         // ---- c4: the decision's terms that need no TLB result ----
+        // The slot table lags the decisions by the commit register: the
+        // decision of the previous clock (in c6_*, written at the end of
+        // this clock) is folded in here, the decision of this clock (at c5)
+        // at c5 (c5_fwd_*, c6_free).
         self.c4_mv.next = 0.into();
-        self.c4_tail.next = 0.into();
+        self.c4_tv.next = 0.into();
+        self.s5_slot.next = bit_cast::<SLOT_BITS, 8>(self.s5.q.val().slot);
+        self.s5_oh.next = 0.into();
         for i in 0..SLOTS {
-            self.c4_match.next =
-                self.sl_valid[i].q.val() & (self.sl_qpn[i].q.val() == self.s4_rq.val().qpn);
+            self.c4_match.next = self.sl_valid[i].q.val()
+                & (self.sl_qpn[i].q.val() == self.s4_rq.val().qpn)
+                & (!(self.c6_free.q.val() & (self.c6_slot.q.val().index() == i)));
             self.c4_mv.next = self.c4_mv.val().replace_bit(i, self.c4_match.val());
-            // OR of the indices: a QP's chain has one tail.
-            if self.c4_match.val() & (!self.sl_has_succ[i].q.val()) {
-                self.c4_tail.next = self.c4_tail.val() | i.to_bits();
-            }
+            self.c4_tv.next = self
+                .c4_tv
+                .val()
+                .replace_bit(i, self.c4_match.val() & (!self.sl_has_succ[i].q.val()));
+            self.s5_oh.next = self
+                .s5_oh
+                .val()
+                .replace_bit(i, self.s5_slot.val().index() == i);
         }
-        self.c5_mv.d.next = self.c4_mv.val();
+        // OR of the indices: a QP's chain has one tail.
+        self.c4_tail.next = 0.into();
+        for b in 0..SLOT_BITS {
+            self.c4_tail.next = self
+                .c4_tail
+                .val()
+                .replace_bit(b, (self.c4_tv.val() & self.idx_mask[b].val()).any());
+        }
         self.c5_tail.d.next = self.c4_tail.val();
+        self.c5_bex.d.next = (self.c4_mv.val() & (!self.s5_oh.val())).any();
+        self.c5_bs5.d.next = (self.c4_mv.val() & self.s5_oh.val()).any();
+        self.c5_fz.d.next = self.c6_alloc.q.val() & (self.c6_qpn.q.val() == self.s4_rq.val().qpn);
+        self.c5_fz_slot.d.next = self.c6_slot.q.val();
         self.c5_fv.d.next = false;
         self.c5_forced.d.next = 0.into();
         for i in 0..SLOTS {
@@ -929,29 +1049,29 @@ impl<
             }
         }
         self.c5_qbad.d.next = bit_cast::<25, 24>(self.s4_rq.val().qpn) >= self.qps.val();
-        self.c4_len.next = bit_cast::<64, 13>(self.s4_rq.val().len);
-        self.c4_in.next = self.m4.q.val().off & 0xFFF_u64;
-        self.c4_rem.next = 0x1000_u64 - self.c4_in.val();
+        // Bytes left in the page from `off`, on each size's own width.
+        self.c4_i4.next = bit_cast::<13, 12>(self.m4.q.val().off.get_bits::<12>(0));
+        self.c4_r4.next = self.k4k.val() - self.c4_i4.val();
+        self.c4_i2.next = bit_cast::<22, 21>(self.m4.q.val().off.get_bits::<21>(0));
+        self.c4_r2.next = self.k2m.val() - self.c4_i2.val();
+        self.c4_i1.next = bit_cast::<31, 30>(self.m4.q.val().off.get_bits::<30>(0));
+        self.c4_r1.next = self.k1g.val() - self.c4_i1.val();
         self.c4_cov.next = 0.into();
         self.c4_cov.next = self
             .c4_cov
             .val()
-            .replace_bit(0, self.c4_len.val() <= self.c4_rem.val());
-        self.c5_l0_4k.d.next = self.c4_rem.val().get_bits::<13>(0);
-        self.c4_in.next = self.m4.q.val().off & 0x1F_FFFF_u64;
-        self.c4_rem.next = 0x20_0000_u64 - self.c4_in.val();
-        self.c4_cov.next = self
-            .c4_cov
-            .val()
-            .replace_bit(1, self.c4_len.val() <= self.c4_rem.val());
-        self.c5_l0_2m.d.next = self.c4_rem.val().get_bits::<13>(0);
-        self.c4_in.next = self.m4.q.val().off & 0x3FFF_FFFF_u64;
-        self.c4_rem.next = 0x4000_0000_u64 - self.c4_in.val();
-        self.c4_cov.next = self
-            .c4_cov
-            .val()
-            .replace_bit(2, self.c4_len.val() <= self.c4_rem.val());
-        self.c5_l0_1g.d.next = self.c4_rem.val().get_bits::<13>(0);
+            .replace_bit(0, self.s4_rq.val().len <= self.c4_r4.val());
+        self.c4_cov.next = self.c4_cov.val().replace_bit(
+            1,
+            bit_cast::<22, 13>(self.s4_rq.val().len) <= self.c4_r2.val(),
+        );
+        self.c4_cov.next = self.c4_cov.val().replace_bit(
+            2,
+            bit_cast::<31, 13>(self.s4_rq.val().len) <= self.c4_r1.val(),
+        );
+        self.c5_l0_4k.d.next = self.c4_r4.val();
+        self.c5_l0_2m.d.next = self.c4_r2.val().get_bits::<13>(0);
+        self.c5_l0_1g.d.next = self.c4_r1.val().get_bits::<13>(0);
         self.c5_cov.d.next = self.c4_cov.val();
 
         // ---- c5: decide ----
@@ -1042,9 +1162,14 @@ impl<
         }
         // QP chain: is a request of this QP parked, and which is the youngest?
         // (From c4, corrected for the previous clock's allocation and free.)
-        self.d_blocked.next =
-            (self.c5_mv.q.val() & !self.c5_freed.q.val()).any() | self.c5_fwd_alloc.q.val();
+        self.d_blocked.next = self.c5_bex.q.val()
+            | (self.c5_bs5.q.val() & (!self.c6_free.q.val()))
+            | self.c5_fz.q.val()
+            | self.c5_fwd_alloc.q.val();
         self.d_tail.next = self.c5_tail.q.val();
+        if self.c5_fz.q.val() {
+            self.d_tail.next = self.c5_fz_slot.q.val();
+        }
         if self.c5_fwd_alloc.q.val() {
             self.d_tail.next = self.c5_fwd_slot.q.val();
         }
@@ -1113,15 +1238,19 @@ impl<
         // lowest. Both are found a clock ahead, from registers.
         self.pe_vec.next = 0.into();
         for i in 0..SLOTS {
-            self.pe_vec.next = self.pe_vec.val().replace_bit(i, !self.sl_valid[i].q.val());
+            self.pe_vec.next = self
+                .pe_vec
+                .val()
+                .replace_bit(i, !self.alloc_vec.q.val().get_bit(i));
         }
         self.pe_neg.next = !self.pe_vec.val() + 1;
         self.pe_oh.next = self.pe_vec.val() & self.pe_neg.val();
         self.pe_idx.next = 0.into();
-        for i in 0..SLOTS {
-            if self.pe_oh.val().get_bit(i) {
-                self.pe_idx.next = self.pe_idx.val() | i.to_bits();
-            }
+        for b in 0..SLOT_BITS {
+            self.pe_idx.next = self
+                .pe_idx
+                .val()
+                .replace_bit(b, (self.pe_oh.val() & self.idx_mask[b].val()).any());
         }
         self.fl_lo.d.next = self.pe_idx.val();
         // Highest set bit: smear the vector downwards (log2 steps of OR),
@@ -1136,10 +1265,11 @@ impl<
         self.pe_rev.next = self.pe_rev.val() | (self.pe_rev.val() >> 128);
         self.pe_oh.next = self.pe_rev.val() & !(self.pe_rev.val() >> 1);
         self.pe_idx.next = 0.into();
-        for i in 0..SLOTS {
-            if self.pe_oh.val().get_bit(i) {
-                self.pe_idx.next = self.pe_idx.val() | i.to_bits();
-            }
+        for b in 0..SLOT_BITS {
+            self.pe_idx.next = self
+                .pe_idx
+                .val()
+                .replace_bit(b, (self.pe_oh.val() & self.idx_mask[b].val()).any());
         }
         self.fl_hi.d.next = self.pe_idx.val();
         self.free_sel.next = self.fl_lo.q.val();
@@ -1157,76 +1287,98 @@ impl<
         self.c5_fwd_alloc.d.next =
             self.d_alloc.val() & (self.d_req.val().qpn == self.s4_rq.val().qpn);
         self.c5_fwd_slot.d.next = self.free_sel.val();
-        self.fr_vec.next = 0.into();
+        // Slots taken: this decision's park at once, the commit's free.
+        self.av_next.next = self.alloc_vec.q.val();
         for i in 0..SLOTS {
-            self.fr_vec.next = self.fr_vec.val().replace_bit(
-                i,
-                self.d_free.val() & (bit_cast::<SLOT_BITS, 8>(self.s5.q.val().slot).index() == i),
-            );
+            if self.d_alloc.val() & (self.free_sel.val().index() == i) {
+                self.av_next.next = self.av_next.val().replace_bit(i, true);
+            }
+            if self.c6_free.q.val() & (self.c6_slot.q.val().index() == i) {
+                self.av_next.next = self.av_next.val().replace_bit(i, false);
+            }
         }
-        self.c5_freed.d.next = self.fr_vec.val();
+        self.alloc_vec.d.next = self.av_next.val();
 
+        // ---- c6: commit the decision into the slot table ----
+        self.c6_park.d.next = self.d_park.val();
+        self.c6_alloc.d.next = self.d_alloc.val();
+        self.c6_free.d.next = self.d_free.val();
+        self.c6_need_walk.d.next = self.d_need_walk.val();
+        self.c6_slot.d.next = self.d_slot.val();
+        self.c6_qpn.d.next = self.d_req.val().qpn;
+        self.c6_write.d.next = self.d_write.val();
+        self.c6_remote.d.next = self.d_remote.val();
+        self.c6_blocked.d.next = self.d_blocked.val();
+        self.c6_tail.d.next = self.d_tail.val();
+        self.c6_req.d.next = self.d_req.val();
         // Walk info for a park: the page that missed.
-        self.wi_va.write_enable.next = self.d_park.val();
-        self.wi_off.write_enable.next = self.d_park.val();
-        self.wi_root.write_enable.next = self.d_park.val();
-        self.wi_lvl.write_enable.next = self.d_park.val();
-        self.wi_mr.write_enable.next = self.d_park.val();
-        self.wi_va.write_address.next = self.d_slot.val();
-        self.wi_off.write_address.next = self.d_slot.val();
-        self.wi_root.write_address.next = self.d_slot.val();
-        self.wi_lvl.write_address.next = self.d_slot.val();
-        self.wi_mr.write_address.next = self.d_slot.val();
-        self.wi_va.write_data.next = self.d_req.val().va;
-        self.wi_off.write_data.next = self.d_a_off.val();
+        self.c6_wva.d.next = self.d_req.val().va;
+        self.c6_woff.d.next = self.d_a_off.val();
         if self.d_walk_b.val() {
-            self.wi_va.write_data.next = self.s5.q.val().va;
-            self.wi_off.write_data.next = self.m5.q.val().off;
+            self.c6_wva.d.next = self.s5.q.val().va;
+            self.c6_woff.d.next = self.m5.q.val().off;
         }
-        self.wi_root.write_data.next = self.m5.q.val().root;
-        self.wi_lvl.write_data.next = self.m5.q.val().lvl;
-        self.wi_mr.write_data.next = self.m5.q.val().mr;
-        self.payload.write_enable.next = self.d_alloc.val();
-        self.payload.write_address.next = self.free_sel.val();
-        self.payload.write_data.next = self.d_req.val();
+        self.c6_root.d.next = self.m5.q.val().root;
+        self.c6_lvl.d.next = self.m5.q.val().lvl;
+        self.c6_mr.d.next = self.m5.q.val().mr;
+
+        self.wi_va.write_enable.next = self.c6_park.q.val();
+        self.wi_off.write_enable.next = self.c6_park.q.val();
+        self.wi_root.write_enable.next = self.c6_park.q.val();
+        self.wi_lvl.write_enable.next = self.c6_park.q.val();
+        self.wi_mr.write_enable.next = self.c6_park.q.val();
+        self.wi_va.write_address.next = self.c6_slot.q.val();
+        self.wi_off.write_address.next = self.c6_slot.q.val();
+        self.wi_root.write_address.next = self.c6_slot.q.val();
+        self.wi_lvl.write_address.next = self.c6_slot.q.val();
+        self.wi_mr.write_address.next = self.c6_slot.q.val();
+        self.wi_va.write_data.next = self.c6_wva.q.val();
+        self.wi_off.write_data.next = self.c6_woff.q.val();
+        self.wi_root.write_data.next = self.c6_root.q.val();
+        self.wi_lvl.write_data.next = self.c6_lvl.q.val();
+        self.wi_mr.write_data.next = self.c6_mr.q.val();
+        self.payload.write_enable.next = self.c6_alloc.q.val();
+        self.payload.write_address.next = self.c6_slot.q.val();
+        self.payload.write_data.next = self.c6_req.q.val();
 
         for i in 0..SLOTS {
-            if self.d_slot.val().index() == i {
-                if self.d_park.val() {
+            if self.c6_slot.q.val().index() == i {
+                if self.c6_park.q.val() {
                     self.sl_state[i].d.next = ParkState::Ready;
-                    if self.d_need_walk.val() {
+                    if self.c6_need_walk.q.val() {
                         self.sl_state[i].d.next = ParkState::NeedWalk;
                     }
                     self.sl_in_flight[i].d.next = false;
                 }
-                if self.d_alloc.val() {
+                if self.c6_alloc.q.val() {
                     self.sl_valid[i].d.next = true;
-                    self.sl_qpn[i].d.next = self.d_req.val().qpn;
-                    self.sl_write[i].d.next = self.d_write.val();
-                    self.sl_remote[i].d.next = self.d_remote.val();
-                    self.sl_pred_valid[i].d.next = self.d_blocked.val();
-                    self.sl_pred[i].d.next = self.d_tail.val();
+                    self.sl_qpn[i].d.next = self.c6_qpn.q.val();
+                    self.sl_write[i].d.next = self.c6_write.q.val();
+                    self.sl_remote[i].d.next = self.c6_remote.q.val();
+                    self.sl_pred_valid[i].d.next = self.c6_blocked.q.val();
+                    self.sl_pred[i].d.next = self.c6_tail.q.val();
                     self.sl_has_succ[i].d.next = false;
                 }
-                if self.d_free.val() {
+                if self.c6_free.q.val() {
                     self.sl_valid[i].d.next = false;
                     self.sl_in_flight[i].d.next = false;
                 }
             }
-            if self.d_alloc.val() & self.d_blocked.val() & (self.d_tail.val().index() == i) {
+            if self.c6_alloc.q.val() & self.c6_blocked.q.val() & (self.c6_tail.q.val().index() == i)
+            {
                 self.sl_has_succ[i].d.next = true;
             }
-            if self.d_free.val()
+            if self.c6_free.q.val()
                 & self.sl_pred_valid[i].q.val()
-                & (self.sl_pred[i].q.val() == bit_cast::<SLOT_BITS, 8>(self.s5.q.val().slot))
+                & (self.sl_pred[i].q.val() == self.c6_slot.q.val())
             {
                 self.sl_pred_valid[i].d.next = false;
             }
         }
-        if self.d_alloc.val() & (!self.d_free.val()) {
+        if self.c6_alloc.q.val() & (!self.c6_free.q.val()) {
             self.used_cnt.d.next = self.used_cnt.q.val() + 1;
         }
-        if self.d_free.val() & (!self.d_alloc.val()) {
+        if self.c6_free.q.val() & (!self.c6_alloc.q.val()) {
             self.used_cnt.d.next = self.used_cnt.q.val() - 1;
         }
         self.mon_parked.next = self.used_cnt.q.val();
@@ -1246,10 +1398,11 @@ impl<
         self.pe_neg.next = !self.pe_vec.val() + 1;
         self.pe_oh.next = self.pe_vec.val() & self.pe_neg.val();
         self.pe_idx.next = 0.into();
-        for i in 0..SLOTS {
-            if self.pe_oh.val().get_bit(i) {
-                self.pe_idx.next = self.pe_idx.val() | i.to_bits();
-            }
+        for b in 0..SLOT_BITS {
+            self.pe_idx.next = self
+                .pe_idx
+                .val()
+                .replace_bit(b, (self.pe_oh.val() & self.idx_mask[b].val()).any());
         }
         self.wi_found.next = self.pe_vec.val().any();
         self.wi_sel.next = self.pe_idx.val();
@@ -1261,11 +1414,6 @@ impl<
         if (!self.wi_busy.q.val()) & self.wi_found.val() {
             self.wi_busy.d.next = true;
             self.wi_slot.d.next = self.wi_sel.val();
-            self.wi_va.read_address.next = self.wi_sel.val();
-            self.wi_off.read_address.next = self.wi_sel.val();
-            self.wi_root.read_address.next = self.wi_sel.val();
-            self.wi_lvl.read_address.next = self.wi_sel.val();
-            self.wi_mr.read_address.next = self.wi_sel.val();
         }
         // The walk info is on the RAM output from the clock after selection
         // (the address is held while busy), in wq_* from the clock after.
@@ -1425,6 +1573,10 @@ impl<
             self.rp1_valid.d.next = false;
             self.rp2_valid.d.next = false;
             self.prev_alloc.d.next = false;
+            self.c6_park.d.next = false;
+            self.c6_alloc.d.next = false;
+            self.c6_free.d.next = false;
+            self.alloc_vec.d.next = 0.into();
             self.wi_busy.d.next = false;
             self.wi_have.d.next = false;
             self.wi_have2.d.next = false;

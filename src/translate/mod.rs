@@ -9,6 +9,7 @@ use rust_hdl::prelude::*;
 use crate::common::interfaces::{
     AxiReadMaster, InvalidateIn, MrStateIn, MrWriteIn, XReqIn, XRspOut,
 };
+use crate::common::lowest::LowestSet;
 use crate::common::reg_fifo::RegFifo;
 use crate::translate::mr_table::MrTable;
 use crate::translate::tlb::Tlb;
@@ -338,17 +339,18 @@ pub struct Translator<
     rp_sel: Signal<Local, Bits<SLOT_BITS>>,
     rp_take: Signal<Local, Bit>,
     rp_move: Signal<Local, Bit>,
-    // The free vector smeared towards bit 0 (highest free slot).
-    pe_rev: Signal<Local, Bits<SLOTS>>,
     wi_found: Signal<Local, Bit>,
     wi_sel: Signal<Local, Bits<SLOT_BITS>>,
     free_sel: Signal<Local, Bits<SLOT_BITS>>,
     // Lowest set bit of a slot vector: `v & (!v + 1)` (a carry chain), then
     // the OR of the indices of its one bit; not a chain through the slots.
     pe_vec: Signal<Local, Bits<SLOTS>>,
-    pe_neg: Signal<Local, Bits<SLOTS>>,
-    pe_oh: Signal<Local, Bits<SLOTS>>,
-    pe_idx: Signal<Local, Bits<SLOT_BITS>>,
+    // Lowest set bit (`LowestSet`, a balanced tree) of the replay, free
+    // and walk-issue vectors, and the highest of the free vector.
+    pe_rp: LowestSet<SLOTS, SLOT_BITS>,
+    pe_lo: LowestSet<SLOTS, SLOT_BITS>,
+    pe_hi: LowestSet<SLOTS, SLOT_BITS>,
+    pe_wi: LowestSet<SLOTS, SLOT_BITS>,
     dr_take: Signal<Local, Bit>,
     // c2 decision.
     d_last: Signal<Local, Bit>,
@@ -596,14 +598,14 @@ impl<
             rp_sel: Default::default(),
             rp_take: Default::default(),
             rp_move: Default::default(),
-            pe_rev: Default::default(),
             wi_found: Default::default(),
             wi_sel: Default::default(),
             free_sel: Default::default(),
             pe_vec: Default::default(),
-            pe_neg: Default::default(),
-            pe_oh: Default::default(),
-            pe_idx: Default::default(),
+            pe_rp: Default::default(),
+            pe_lo: Default::default(),
+            pe_hi: Default::default(),
+            pe_wi: Default::default(),
             dr_take: Default::default(),
             d_last: Default::default(),
             d_req: Default::default(),
@@ -968,17 +970,9 @@ impl<
                         | (self.sl_state[i].q.val() == ParkState::Forced)),
             );
         }
-        self.pe_neg.next = !self.pe_vec.val() + 1;
-        self.pe_oh.next = self.pe_vec.val() & self.pe_neg.val();
-        self.pe_idx.next = 0.into();
-        for b in 0..SLOT_BITS {
-            self.pe_idx.next = self
-                .pe_idx
-                .val()
-                .replace_bit(b, (self.pe_oh.val() & self.idx_mask[b].val()).any());
-        }
-        self.rp_found.next = self.pe_vec.val().any();
-        self.rp_sel.next = self.pe_idx.val();
+        self.pe_rp.vec.next = self.pe_vec.val();
+        self.rp_found.next = self.pe_rp.found.val();
+        self.rp_sel.next = self.pe_rp.idx.val();
         // rp1: the payload is addressed (on the RAM output the clock after);
         // rp2: registered, offered to c0.
         self.rp_move.next = self.rp1_valid.q.val() & ((!self.rp2_valid.q.val()) | self.c0_rp.val());
@@ -1243,35 +1237,14 @@ impl<
                 .val()
                 .replace_bit(i, !self.alloc_vec.q.val().get_bit(i));
         }
-        self.pe_neg.next = !self.pe_vec.val() + 1;
-        self.pe_oh.next = self.pe_vec.val() & self.pe_neg.val();
-        self.pe_idx.next = 0.into();
-        for b in 0..SLOT_BITS {
-            self.pe_idx.next = self
-                .pe_idx
-                .val()
-                .replace_bit(b, (self.pe_oh.val() & self.idx_mask[b].val()).any());
-        }
-        self.fl_lo.d.next = self.pe_idx.val();
-        // Highest set bit: smear the vector downwards (log2 steps of OR),
-        // keep the bit whose upper neighbour is clear.
-        self.pe_rev.next = self.pe_vec.val() | (self.pe_vec.val() >> 1);
-        self.pe_rev.next = self.pe_rev.val() | (self.pe_rev.val() >> 2);
-        self.pe_rev.next = self.pe_rev.val() | (self.pe_rev.val() >> 4);
-        self.pe_rev.next = self.pe_rev.val() | (self.pe_rev.val() >> 8);
-        self.pe_rev.next = self.pe_rev.val() | (self.pe_rev.val() >> 16);
-        self.pe_rev.next = self.pe_rev.val() | (self.pe_rev.val() >> 32);
-        self.pe_rev.next = self.pe_rev.val() | (self.pe_rev.val() >> 64);
-        self.pe_rev.next = self.pe_rev.val() | (self.pe_rev.val() >> 128);
-        self.pe_oh.next = self.pe_rev.val() & !(self.pe_rev.val() >> 1);
-        self.pe_idx.next = 0.into();
-        for b in 0..SLOT_BITS {
-            self.pe_idx.next = self
-                .pe_idx
-                .val()
-                .replace_bit(b, (self.pe_oh.val() & self.idx_mask[b].val()).any());
-        }
-        self.fl_hi.d.next = self.pe_idx.val();
+        self.pe_rp.high.next = false;
+        self.pe_lo.high.next = false;
+        self.pe_hi.high.next = true;
+        self.pe_wi.high.next = false;
+        self.pe_lo.vec.next = self.pe_vec.val();
+        self.fl_lo.d.next = self.pe_lo.idx.val();
+        self.pe_hi.vec.next = self.pe_vec.val();
+        self.fl_hi.d.next = self.pe_hi.idx.val();
         self.free_sel.next = self.fl_lo.q.val();
         if self.prev_alloc.q.val() & (self.fl_lo.q.val() == self.c5_fwd_slot.q.val()) {
             self.free_sel.next = self.fl_hi.q.val();
@@ -1395,17 +1368,9 @@ impl<
                 self.sl_valid[i].q.val() & (self.sl_state[i].q.val() == ParkState::NeedWalk),
             );
         }
-        self.pe_neg.next = !self.pe_vec.val() + 1;
-        self.pe_oh.next = self.pe_vec.val() & self.pe_neg.val();
-        self.pe_idx.next = 0.into();
-        for b in 0..SLOT_BITS {
-            self.pe_idx.next = self
-                .pe_idx
-                .val()
-                .replace_bit(b, (self.pe_oh.val() & self.idx_mask[b].val()).any());
-        }
-        self.wi_found.next = self.pe_vec.val().any();
-        self.wi_sel.next = self.pe_idx.val();
+        self.pe_wi.vec.next = self.pe_vec.val();
+        self.wi_found.next = self.pe_wi.found.val();
+        self.wi_sel.next = self.pe_wi.idx.val();
         self.wi_va.read_address.next = self.wi_slot.q.val();
         self.wi_off.read_address.next = self.wi_slot.q.val();
         self.wi_root.read_address.next = self.wi_slot.q.val();

@@ -108,7 +108,7 @@ fn reg_fifo_random_lockstep() {
 
 /// `LowestSet` on 64 bits behind an input and an output register (the
 /// harness drives clocked blocks).
-#[derive(LogicBlock)]
+#[derive(LogicBlock, Default)]
 struct LowestTb {
     clock: Signal<In, Clock>,
     vec: Signal<In, Bits<64>>,
@@ -120,23 +120,6 @@ struct LowestTb {
     f: DFF<Bit>,
     i: DFF<Bits<6>>,
     pe: LowestSet<64, 6>,
-}
-
-impl Default for LowestTb {
-    fn default() -> Self {
-        Self {
-            clock: Default::default(),
-            vec: Default::default(),
-            high: Default::default(),
-            found: Default::default(),
-            idx: Default::default(),
-            v: Default::default(),
-            h: Default::default(),
-            f: Default::default(),
-            i: Default::default(),
-            pe: Default::default(),
-        }
-    }
 }
 
 impl Logic for LowestTb {

@@ -218,15 +218,15 @@ pub struct Translator<
     ha_len0: DFF<Bits<13>>,
     ha_len1: DFF<Bits<13>>,
     // The decision's terms that need no TLB result, computed at c4 for
-    // the request that decides at c5: its QP's parked requests (match
-    // vector and chain tail, corrected at c5 for the slot the decision of
-    // this clock allocates or frees: c5_fwd_*, c5_freed), its slot's forced
-    // answer (a replay's slot does not change while it is in flight), the
-    // QPN range check, and per page size (4 KiB, 2 MiB, 1 GiB) whether the
-    // first page covers the access and the first beat's length.
-    // Its QP's parked requests other than the slot of the request at c5
-    // (`c5_bex`), that slot (`c5_bs5`, dropped at c5 if that request's
-    // decision frees it), and the park the commit register holds (`c5_fz`).
+    // the request that decides at c5: its QP's parked requests and chain
+    // tail, with the commit held in c6_* folded in (`c5_bex`: other than
+    // the slot of the request at c5; `c5_bs5`: that slot, dropped at c5 if
+    // that request's decision frees it; `c5_fz`: the commit's park of the
+    // same QP), corrected at c5 for the park of the decision of this clock
+    // (c5_fwd_*); its slot's forced answer (a replay's slot does not change
+    // while it is in flight), the QPN range check, and per page size
+    // (4 KiB, 2 MiB, 1 GiB) whether the first page covers the access and
+    // the first beat's length.
     c5_bex: DFF<Bit>,
     c5_bs5: DFF<Bit>,
     c5_fz: DFF<Bit>,

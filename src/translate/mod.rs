@@ -227,6 +227,8 @@ pub struct Translator<
     // while it is in flight), the QPN range check, and per page size
     // (4 KiB, 2 MiB, 1 GiB) whether the first page covers the access and
     // the first beat's length.
+    // c3's QPN match against every slot, for the request now at c4.
+    c4_mq: DFF<Bits<SLOTS>>,
     c5_bex: DFF<Bit>,
     c5_bs5: DFF<Bit>,
     c5_fz: DFF<Bit>,
@@ -265,6 +267,8 @@ pub struct Translator<
     // clock it allocates, as the search needs), cleared by the commit of a
     // free at c6.
     alloc_vec: DFF<Bits<SLOTS>>,
+    // Replay candidates of the previous clock (less the slot it took).
+    rp_vec: DFF<Bits<SLOTS>>,
     // Replay read: slot whose payload is on the RAM output.
     rp1_valid: DFF<Bit>,
     rp1_slot: DFF<Bits<SLOT_BITS>>,
@@ -377,6 +381,10 @@ pub struct Translator<
     d_blocked: Signal<Local, Bit>,
     c4_mv: Signal<Local, Bits<SLOTS>>,
     c4_tv: Signal<Local, Bits<SLOTS>>,
+    s3_rq: Signal<Local, XReq>,
+    c3_fz: Signal<Local, Bit>,
+    c3_mq: Signal<Local, Bits<SLOTS>>,
+    rv_next: Signal<Local, Bits<SLOTS>>,
     s5_oh: Signal<Local, Bits<SLOTS>>,
     s5_slot: Signal<Local, Bits<SLOT_BITS>>,
     av_next: Signal<Local, Bits<SLOTS>>,
@@ -514,6 +522,7 @@ impl<
             ha_cov: Default::default(),
             ha_len0: Default::default(),
             ha_len1: Default::default(),
+            c4_mq: Default::default(),
             c5_bex: Default::default(),
             c5_bs5: Default::default(),
             c5_fz: Default::default(),
@@ -545,6 +554,7 @@ impl<
             c6_lvl: Default::default(),
             c6_mr: Default::default(),
             alloc_vec: Default::default(),
+            rp_vec: Default::default(),
             rp1_valid: Default::default(),
             rp1_slot: Default::default(),
             rp2_valid: Default::default(),
@@ -631,6 +641,10 @@ impl<
             d_blocked: Default::default(),
             c4_mv: Default::default(),
             c4_tv: Default::default(),
+            s3_rq: Default::default(),
+            c3_fz: Default::default(),
+            c3_mq: Default::default(),
+            rv_next: Default::default(),
             s5_oh: Default::default(),
             s5_slot: Default::default(),
             av_next: Default::default(),
@@ -712,6 +726,7 @@ impl<
             ha_cov,
             ha_len0,
             ha_len1,
+            c4_mq,
             c5_bex,
             c5_bs5,
             c5_fz,
@@ -743,6 +758,7 @@ impl<
             c6_lvl,
             c6_mr,
             alloc_vec,
+            rp_vec,
             rp1_valid,
             rp1_slot,
             rp2_valid,
@@ -970,7 +986,12 @@ impl<
                         | (self.sl_state[i].q.val() == ParkState::Forced)),
             );
         }
-        self.pe_rp.vec.next = self.pe_vec.val();
+        // The select works on last clock's candidates (`rp_vec`), so the
+        // tree does not sit behind the slot-table decode; the slot taken
+        // this clock is dropped from the next clock's candidates, where its
+        // in-flight bit is not visible yet. A slot leaves the candidates
+        // only by being taken, so no other candidate is stale.
+        self.pe_rp.vec.next = self.rp_vec.q.val();
         self.rp_found.next = self.pe_rp.found.val();
         self.rp_sel.next = self.pe_rp.idx.val();
         // rp1: the payload is addressed (on the RAM output the clock after);
@@ -997,19 +1018,40 @@ impl<
                 }
             }
         }
+        self.rv_next.next = self.pe_vec.val();
+        for i in 0..SLOTS {
+            if self.rp_take.val() & (self.rp_sel.val().index() == i) {
+                self.rv_next.next = self.rv_next.val().replace_bit(i, false);
+            }
+        }
+        self.rp_vec.d.next = self.rv_next.val();
 
         // ---- c4: the decision's terms that need no TLB result ----
         // The slot table lags the decisions by the commit register: the
         // decision of the previous clock (in c6_*, written at the end of
         // this clock) is folded in here, the decision of this clock (at c5)
         // at c5 (c5_fwd_*, c6_free).
+        // The QPN compare against every slot is made at c3 (`c4_mq`), with
+        // the commit of that clock folded in; c4 folds in its own.
+        self.s3_rq.next = self.s3.q.val().req;
+        self.c3_fz.next = self.c6_alloc.q.val() & (self.c6_qpn.q.val() == self.s3_rq.val().qpn);
+        self.c3_mq.next = 0.into();
+        for i in 0..SLOTS {
+            self.c3_mq.next = self.c3_mq.val().replace_bit(
+                i,
+                (self.sl_valid[i].q.val()
+                    & (self.sl_qpn[i].q.val() == self.s3_rq.val().qpn)
+                    & (!(self.c6_free.q.val() & (self.c6_slot.q.val().index() == i))))
+                    | (self.c3_fz.val() & (self.c6_slot.q.val().index() == i)),
+            );
+        }
+        self.c4_mq.d.next = self.c3_mq.val();
         self.c4_mv.next = 0.into();
         self.c4_tv.next = 0.into();
         self.s5_slot.next = bit_cast::<SLOT_BITS, 8>(self.s5.q.val().slot);
         self.s5_oh.next = 0.into();
         for i in 0..SLOTS {
-            self.c4_match.next = self.sl_valid[i].q.val()
-                & (self.sl_qpn[i].q.val() == self.s4_rq.val().qpn)
+            self.c4_match.next = self.c4_mq.q.val().get_bit(i)
                 & (!(self.c6_free.q.val() & (self.c6_slot.q.val().index() == i)));
             self.c4_mv.next = self.c4_mv.val().replace_bit(i, self.c4_match.val());
             self.c4_tv.next = self
@@ -1542,6 +1584,7 @@ impl<
             self.c6_alloc.d.next = false;
             self.c6_free.d.next = false;
             self.alloc_vec.d.next = 0.into();
+            self.rp_vec.d.next = 0.into();
             self.wi_busy.d.next = false;
             self.wi_have.d.next = false;
             self.wi_have2.d.next = false;

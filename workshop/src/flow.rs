@@ -712,10 +712,13 @@ fn pnr_in(
             .rev()
             .find_map(placement_estimate)
             .ok_or("nextpnr.log has no Max frequency line after placement")?;
+        // The utilisation is in the report after placement already.
+        let report: Report =
+            serde_json::from_str(&report_text).map_err(|e| format!("report.json: {e}"))?;
         PnrNumbers {
             fmax_mhz,
             target_mhz,
-            utilisation: String::new(),
+            utilisation: utilisation_summary(&report),
             critical_path: "(not routed: no path report)".into(),
             paths_by_block: Vec::new(),
         }
@@ -1056,22 +1059,6 @@ fn parse_pnr_report(text: &str, top: &str) -> Result<PnrNumbers, String> {
     let achieved = number(clock_fmax.achieved, "achieved")?;
     let constraint = number(clock_fmax.constraint, "constraint")?;
 
-    let mut summary = Vec::new();
-    for (cell, label) in [
-        ("TRELLIS_COMB", "LUT4"),
-        ("TRELLIS_SLICE", "SLICE"),
-        ("TRELLIS_FF", "TRELLIS_FF"),
-        ("DP16KD", "DP16KD"),
-        ("MULT18X18D", "MULT18X18D"),
-    ] {
-        if let Some(CellUse {
-            used: Some(n),
-            available: Some(of),
-        }) = report.utilization.get(cell)
-        {
-            summary.push(format!("{label} {n}/{of}"));
-        }
-    }
     let on_clock = |edge: &Option<String>| edge.as_deref().unwrap_or("").ends_with(clock.as_str());
     let critical_path = report
         .critical_paths
@@ -1088,10 +1075,31 @@ fn parse_pnr_report(text: &str, top: &str) -> Result<PnrNumbers, String> {
     Ok(PnrNumbers {
         fmax_mhz: achieved,
         target_mhz: constraint,
-        utilisation: summary.join(", "),
+        utilisation: utilisation_summary(&report),
         critical_path,
         paths_by_block: paths.into_iter().map(|(_, line)| line).collect(),
     })
+}
+
+/// `LUT4 used/available, ...` from the report's `utilization` section.
+fn utilisation_summary(report: &Report) -> String {
+    let mut summary = Vec::new();
+    for (cell, label) in [
+        ("TRELLIS_COMB", "LUT4"),
+        ("TRELLIS_SLICE", "SLICE"),
+        ("TRELLIS_FF", "TRELLIS_FF"),
+        ("DP16KD", "DP16KD"),
+        ("MULT18X18D", "MULT18X18D"),
+    ] {
+        if let Some(CellUse {
+            used: Some(n),
+            available: Some(of),
+        }) = report.utilization.get(cell)
+        {
+            summary.push(format!("{label} {n}/{of}"));
+        }
+    }
+    summary.join(", ")
 }
 
 /// `first cell -> last cell: total ns (routing ns)` of a critical path.
@@ -1275,6 +1283,21 @@ mod tests {
         assert!(v.contains("out_sr <= 1'b0;"));
         assert!(v.contains(".clock(clk)"));
         assert!(v.contains(".go(in_sr[0])"));
+    }
+
+    #[test]
+    fn placement_only_report_gives_utilisation() {
+        // What nextpnr writes with --no-route: no timing, the utilisation.
+        let report = r#"{"critical_paths": [], "fmax": {}, "utilization": {
+  "DP16KD": { "available": 208, "used": 31 },
+  "TRELLIS_COMB": { "available": 83640, "used": 34410 },
+  "TRELLIS_FF": { "available": 83640, "used": 17317 }
+ }}"#;
+        let report: Report = serde_json::from_str(report).unwrap();
+        assert_eq!(
+            utilisation_summary(&report),
+            "LUT4 34410/83640, TRELLIS_FF 17317/83640, DP16KD 31/208"
+        );
     }
 
     #[test]

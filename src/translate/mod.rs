@@ -1422,8 +1422,8 @@ impl<
             self.wi_busy.d.next = true;
             self.wi_slot.d.next = self.wi_sel.val();
         }
-        // The walk info is on the RAM output from the clock after selection
-        // (the address is held while busy), in wq_* from the clock after.
+        // The RAMs are read at the registered wi_slot: the walk info is on
+        // the RAM output two clocks after selection, in wq_* the clock after.
         self.wi_have.d.next = self.wi_busy.q.val();
         self.wi_have2.d.next = self.wi_have.q.val();
         self.wq_va.d.next = self.wi_va.read_data.val();

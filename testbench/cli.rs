@@ -36,7 +36,7 @@ fn verilog(design: &str, flags: &[&str], file: &str) -> Result<String, String> {
 }
 
 /// Every `--design` value.
-const DESIGNS: [&str; 9] = [
+const DESIGNS: [&str; 11] = [
     "odp-mmu",
     "translator",
     "mr-table",
@@ -46,6 +46,8 @@ const DESIGNS: [&str; 9] = [
     "command-unit",
     "nak",
     "events",
+    "fault-queue",
+    "rnr-timer",
 ];
 
 /// Every size flag with a legal value other than its default (the small

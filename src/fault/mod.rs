@@ -1,10 +1,15 @@
 //! The fault path: what happens to a translation that did not end in OK.
 //!
-//! Built: the RNR NAK generator ([`nak::NakGen`]), the RC responder
-//! discipline per QP on the translator's response stream, and the event-ring
-//! writer ([`events::EventRing`]), which writes finished event records to the
-//! ring in host memory. To come: the fault queue (pending faults, RESUME,
-//! wakes).
+//! Built, not yet composed into `odp_mmu`:
+//!
+//! - the RNR NAK generator ([`nak::NakGen`]): the RC responder discipline
+//!   per QP on the translator's response stream;
+//! - the adaptive RNR timer ([`rnr_timer::RnrTimer`]): the timer code from
+//!   the measured fault service time;
+//! - the event-ring writer ([`events::EventRing`]): finished event records
+//!   to the ring in host memory;
+//! - the fault queue ([`fault_queue::FaultQueue`]): pending faults, their
+//!   event records, RESUME and the wait lists that wake stalled QPs.
 //!
 //! The SPEC tables this path uses (response status, ops, AETH syndromes,
 //! QP commands, RNR timer codes, event kinds) are in [`crate::spec`]; the
@@ -12,7 +17,9 @@
 //! are defined here once, for the ring writer, its model and the driver.
 
 pub mod events;
+pub mod fault_queue;
 pub mod nak;
+pub mod rnr_timer;
 
 /// Bytes of one event record in the ring: four little-endian 64-bit words.
 pub const EVENT_RECORD_BYTES: u64 = 32;

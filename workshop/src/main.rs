@@ -18,7 +18,9 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use odp_mmu::control::command::CommandUnit;
 use odp_mmu::control::{CsrCaps, CsrRegs};
 use odp_mmu::fault::events::EventRing;
+use odp_mmu::fault::fault_queue::DefaultFaultQueue;
 use odp_mmu::fault::nak::DefaultNakGen;
+use odp_mmu::fault::rnr_timer::RnrTimer;
 use odp_mmu::translate::mr_table::DefaultMrTable;
 use odp_mmu::translate::tlb::DefaultTlb;
 use odp_mmu::translate::walker::DefaultWalker;
@@ -164,6 +166,10 @@ enum Design {
     Nak,
     /// The event-ring writer alone (`event_ring`; no flag applies)
     Events,
+    /// The fault queue alone (`fault_queue`, 32 slots, 1024 QPs; no flag applies)
+    FaultQueue,
+    /// The adaptive RNR timer alone (`rnr_timer`; no flag applies)
+    RnrTimer,
 }
 
 /// Every size flag, in the order of [`ParamArgs`]'s fields.
@@ -191,6 +197,8 @@ impl Design {
             Design::CommandUnit => "command_unit",
             Design::Nak => "nak_gen",
             Design::Events => "event_ring",
+            Design::FaultQueue => "fault_queue",
+            Design::RnrTimer => "rnr_timer",
         }
     }
 
@@ -221,6 +229,8 @@ impl Design {
             Design::CommandUnit => "it is built for 256 MRs",
             Design::Nak => "it is built for 1024 QPs",
             Design::Events => "it has no size parameter",
+            Design::FaultQueue => "it is built with 32 slots for 1024 QPs",
+            Design::RnrTimer => "it has no size parameter",
         }
     }
 
@@ -261,6 +271,8 @@ impl Design {
             Design::CommandUnit => block(CommandUnit::<8>::new(), top),
             Design::Nak => block(DefaultNakGen::new(), top),
             Design::Events => block(EventRing::new(), top),
+            Design::FaultQueue => block(DefaultFaultQueue::new(), top),
+            Design::RnrTimer => block(RnrTimer::new(), top),
         })
     }
 }

@@ -1022,6 +1022,12 @@ impl<
             }
         }
         self.m_ev_valid.next = self.em.q.val() == EmState::Out;
+        // The page-fault record of `docs/events.md`: the shifts are
+        // `fault::EVENT_W0_CODE_SHIFT` (8), `EVENT_W0_MR_SHIFT` (16) and
+        // `EVENT_W0_TOKEN_SHIFT` (32, the token's generation at 32 + 8).
+        // rust-hdl writes a constant's name into the Verilog, so they are
+        // literals here; the bench checks every word against the model's
+        // `Record::page_fault`, which is built from those constants.
         self.m_ev_w0.next = self.kind_pf.val()
             | (bit_cast::<64, 2>(self.rd.val().op) << 8)
             | (bit_cast::<64, 8>(self.rd.val().mr) << 16)

@@ -104,25 +104,25 @@
 #define ODP_MMU_PREFETCH_CAP 0x004Cu
 #define ODP_MMU_PREFETCH_CAP_RESET 0x00400000u
 
-/* EQ_BASE_LO (rw, planned: fault path): Event ring base address in host memory, bits 31:0. */
+/* EQ_BASE_LO (rw, built): Event ring base address in host memory, bits 31:0. */
 #define ODP_MMU_EQ_BASE_LO 0x0050u
 #define ODP_MMU_EQ_BASE_LO_RESET 0x00000000u
 
-/* EQ_BASE_HI (rw, planned: fault path): Event ring base address, bits 63:32. */
+/* EQ_BASE_HI (rw, built): Event ring base address, bits 63:32. */
 #define ODP_MMU_EQ_BASE_HI 0x0054u
 #define ODP_MMU_EQ_BASE_HI_RESET 0x00000000u
 
-/* EQ_LOG2_SIZE (rw, planned: fault path): Event ring size. */
+/* EQ_LOG2_SIZE (rw, built): Event ring size. */
 #define ODP_MMU_EQ_LOG2_SIZE 0x0058u
 #define ODP_MMU_EQ_LOG2_SIZE_RESET 0x00000000u
 #define ODP_MMU_EQ_LOG2_SIZE_SHIFT 0u
 #define ODP_MMU_EQ_LOG2_SIZE_MASK 0x0000001Fu
 
-/* EQ_CONS (rw, planned: fault path): Event ring consumer index, written by the driver. */
+/* EQ_CONS (rw, built): Event ring consumer index, written by the driver. */
 #define ODP_MMU_EQ_CONS 0x005Cu
 #define ODP_MMU_EQ_CONS_RESET 0x00000000u
 
-/* EQ_PROD (ro, planned: fault path): Event ring producer index. */
+/* EQ_PROD (ro, built): Event ring producer index. */
 #define ODP_MMU_EQ_PROD 0x0060u
 #define ODP_MMU_EQ_PROD_RESET 0x00000000u
 
@@ -229,11 +229,11 @@
 #define ODP_MMU_CTR_WALK_READS 4u
 #define ODP_MMU_WALK_READS_LO 0x0220u
 #define ODP_MMU_WALK_READS_HI 0x0224u
-/* FAULTS (count, planned: fault path): Page faults raised (fault events written). */
+/* FAULTS (count, built): Page faults raised (fault events written). */
 #define ODP_MMU_CTR_FAULTS 5u
 #define ODP_MMU_FAULTS_LO 0x0228u
 #define ODP_MMU_FAULTS_HI 0x022Cu
-/* FAULTS_COALESCED (count, planned: fault path): Faults coalesced into a pending one. */
+/* FAULTS_COALESCED (count, built): Faults coalesced into a pending one. */
 #define ODP_MMU_CTR_FAULTS_COALESCED 6u
 #define ODP_MMU_FAULTS_COALESCED_LO 0x0230u
 #define ODP_MMU_FAULTS_COALESCED_HI 0x0234u
@@ -253,7 +253,7 @@
 #define ODP_MMU_CTR_STALLS 10u
 #define ODP_MMU_STALLS_LO 0x0250u
 #define ODP_MMU_STALLS_HI 0x0254u
-/* WAKES (count, planned: fault path): Wakes sent on m_wake. */
+/* WAKES (count, built): Wakes sent on m_wake. */
 #define ODP_MMU_CTR_WAKES 11u
 #define ODP_MMU_WAKES_LO 0x0258u
 #define ODP_MMU_WAKES_HI 0x025Cu
@@ -273,19 +273,19 @@
 #define ODP_MMU_CTR_PREFETCHES 15u
 #define ODP_MMU_PREFETCHES_LO 0x0278u
 #define ODP_MMU_PREFETCHES_HI 0x027Cu
-/* MAX_PENDING_FAULTS (max, planned: fault path): Most pending faults at once. */
+/* MAX_PENDING_FAULTS (max, built): Most pending faults at once. */
 #define ODP_MMU_CTR_MAX_PENDING_FAULTS 16u
 #define ODP_MMU_MAX_PENDING_FAULTS_LO 0x0280u
 #define ODP_MMU_MAX_PENDING_FAULTS_HI 0x0284u
-/* MAX_EVENT_RING (max, planned: fault path): Most unconsumed event-ring entries at once. */
+/* MAX_EVENT_RING (max, built): Most unconsumed event-ring entries at once. */
 #define ODP_MMU_CTR_MAX_EVENT_RING 17u
 #define ODP_MMU_MAX_EVENT_RING_LO 0x0288u
 #define ODP_MMU_MAX_EVENT_RING_HI 0x028Cu
-/* FAULT_SERVICE_SUM (sum, planned: fault path): Sum of fault service times (fault raised to RESUME), clocks. */
+/* FAULT_SERVICE_SUM (sum, built): Sum of fault service times (fault raised to RESUME), clocks. */
 #define ODP_MMU_CTR_FAULT_SERVICE_SUM 18u
 #define ODP_MMU_FAULT_SERVICE_SUM_LO 0x0290u
 #define ODP_MMU_FAULT_SERVICE_SUM_HI 0x0294u
-/* FAULT_SERVICE_MAX (max, planned: fault path): Longest fault service time, clocks. */
+/* FAULT_SERVICE_MAX (max, built): Longest fault service time, clocks. */
 #define ODP_MMU_CTR_FAULT_SERVICE_MAX 19u
 #define ODP_MMU_FAULT_SERVICE_MAX_LO 0x0298u
 #define ODP_MMU_FAULT_SERVICE_MAX_HI 0x029Cu
@@ -348,10 +348,10 @@
 /*   CMD_ARG3: VA_HI: Start virtual address, bits 63:32. */
 /*   CMD_ARG4: LENGTH_LO: Length in bytes, bits 31:0. */
 /*   CMD_ARG5: LENGTH_HI: Length in bytes, bits 63:32. */
-/* RESUME_FAULT (planned: fault path): Resolves a pending fault: its requesters retry (or get FATAL). */
+/* RESUME_FAULT (built): Resolves a pending fault: its requesters retry (or get FATAL). A token that names no pending fault finishes with result STALE_TOKEN and sets ERROR.RESUME_STALE. */
 #define ODP_MMU_OP_RESUME_FAULT 0x07u
-/*   CMD_ARG0: TOKEN: Token of the fault event. */
-/*   CMD_ARG1: FLAGS: Flags. */
+/*   CMD_ARG0: TOKEN: Token of the fault event: slot in bits 7:0, generation in bits 15:8, bits 31:16 zero. */
+/*   CMD_ARG1: FLAGS: Flags; bits 31:1 are reserved and must be 0 (else result BAD_FIELD). */
 #define ODP_MMU_RESUME_FAULT_ARG1_ERROR_SHIFT 0u
 #define ODP_MMU_RESUME_FAULT_ARG1_ERROR_MASK 0x00000001u
 /* QP_RESET (planned: fault path): Clears one QP's responder state (NAK'd PSN, stalls). */

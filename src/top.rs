@@ -3,18 +3,23 @@
 use rust_hdl::prelude::*;
 
 use crate::common::interfaces::{
-    AxiLiteSlave, AxiMaster, AxiReadMaster, DoneIn, MrStateOut, MrWriteOut, NakOut, WakeOut,
-    XReqIn, XRspOut,
+    AxiLiteSlave, AxiMaster, AxiReadMaster, AxiWriteMaster, DoneIn, MrStateOut, MrWriteOut, NakOut,
+    WakeOut, XReqIn, XRspOut,
 };
 use crate::control::command::CommandUnit;
 use crate::control::{CsrCaps, CsrRegs};
+use crate::fault::events::EventRing;
+use crate::fault::fault_queue::FaultQueue;
 use crate::params::{ParamError, Params, Preset};
 use crate::translate::Translator;
 
 /// The `odp_mmu` core for the translation-path parameters of
 /// [`Translator`]: 2^`MR_BITS` MRs, 2^`SET_BITS` TLB sets of 4 ways, `HUGE`
 /// huge-page entries, `SLOTS` = 2^`SLOT_BITS` outstanding requests
-/// (`CNT_BITS` = `SLOT_BITS` + 1), `WALKS` concurrent walks. The presets are
+/// (`CNT_BITS` = `SLOT_BITS` + 1), `WALKS` concurrent walks; and the fault
+/// queue's: `PF` = 2^`PF_BITS` pending faults, wait lists for 2^`QP_BITS`
+/// QPs (`QW_BITS` = `QP_BITS` - 5, `QA_BITS` = `PF_BITS` + `QW_BITS`). The
+/// presets are
 /// [`DefaultOdpMmu`] (SPEC section 6) and [`SmallOdpMmu`]. See the module
 /// documentation and `docs/top.md`.
 #[derive(LogicBlock)]
@@ -26,6 +31,11 @@ pub struct OdpMmu<
     const SLOT_BITS: usize,
     const CNT_BITS: usize,
     const WALKS: usize,
+    const PF: usize,
+    const PF_BITS: usize,
+    const QP_BITS: usize,
+    const QW_BITS: usize,
+    const QA_BITS: usize,
 > {
     /// Core clock.
     pub clk: Signal<In, Clock>,
@@ -60,15 +70,18 @@ pub struct OdpMmu<
     csr: CsrRegs,
     cmd: CommandUnit<MR_BITS>,
     xl: Translator<MR_BITS, SET_BITS, HUGE, SLOTS, SLOT_BITS, CNT_BITS, WALKS>,
+    fq: FaultQueue<PF, PF_BITS, QP_BITS, QW_BITS, QA_BITS>,
+    eq: EventRing,
     /// The response beat leaving this clock is the last of its request.
     rsp_last_beat: Signal<Local, Bit>,
 }
 
 /// The SPEC section 6 configuration.
-pub type DefaultOdpMmu = OdpMmu<8, 8, 32, 64, 6, 7, 8>;
+pub type DefaultOdpMmu = OdpMmu<8, 8, 32, 64, 6, 7, 8, 32, 5, 10, 5, 10>;
 /// The small preset: 8 MRs, 4 TLB sets, 4 huge entries, 8 outstanding
-/// requests, 2 walks (16 QPs); quick to simulate.
-pub type SmallOdpMmu = OdpMmu<3, 2, 4, 8, 3, 4, 2>;
+/// requests, 2 walks, 4 pending faults (16 QPs, wait lists for up to 64);
+/// quick to simulate.
+pub type SmallOdpMmu = OdpMmu<3, 2, 4, 8, 3, 4, 2, 4, 2, 6, 1, 3>;
 
 impl<
         const MR_BITS: usize,
@@ -78,7 +91,26 @@ impl<
         const SLOT_BITS: usize,
         const CNT_BITS: usize,
         const WALKS: usize,
-    > OdpMmu<MR_BITS, SET_BITS, HUGE, SLOTS, SLOT_BITS, CNT_BITS, WALKS>
+        const PF: usize,
+        const PF_BITS: usize,
+        const QP_BITS: usize,
+        const QW_BITS: usize,
+        const QA_BITS: usize,
+    >
+    OdpMmu<
+        MR_BITS,
+        SET_BITS,
+        HUGE,
+        SLOTS,
+        SLOT_BITS,
+        CNT_BITS,
+        WALKS,
+        PF,
+        PF_BITS,
+        QP_BITS,
+        QW_BITS,
+        QA_BITS,
+    >
 {
     /// The core for `params`, which must be valid and name the sizes of
     /// this type (see [`generate_verilog`] for the presets); `params.qps`
@@ -87,17 +119,30 @@ impl<
         if let Err(e) = params.validate() {
             panic!("OdpMmu: {e}");
         }
-        let sizes = (1usize << MR_BITS, 1usize << SET_BITS, HUGE, SLOTS, WALKS);
+        let sizes = (
+            1usize << MR_BITS,
+            1usize << SET_BITS,
+            HUGE,
+            SLOTS,
+            WALKS,
+            PF,
+        );
         assert_eq!(
             (
                 params.mr_entries,
                 params.tlb_sets,
                 params.huge_entries,
                 params.outstanding,
-                params.walks
+                params.walks,
+                params.pending_faults
             ),
             sizes,
-            "OdpMmu: params (mr_entries, tlb_sets, huge_entries, outstanding, walks) differ from this type's"
+            "OdpMmu: params (mr_entries, tlb_sets, huge_entries, outstanding, walks, pending_faults) differ from this type's"
+        );
+        assert!(
+            params.qps <= 1 << QP_BITS,
+            "OdpMmu: qps {} is beyond the fault queue's wait lists (2^{QP_BITS} QPs)",
+            params.qps
         );
         Self {
             clk: Default::default(),
@@ -113,6 +158,8 @@ impl<
             csr: CsrRegs::new(&CsrCaps::from_params(params)),
             cmd: CommandUnit::new(),
             xl: Translator::new(params.qps),
+            fq: FaultQueue::new(),
+            eq: EventRing::new(),
             rsp_last_beat: Default::default(),
         }
     }
@@ -132,22 +179,45 @@ impl<
         const SLOT_BITS: usize,
         const CNT_BITS: usize,
         const WALKS: usize,
-    > Logic for OdpMmu<MR_BITS, SET_BITS, HUGE, SLOTS, SLOT_BITS, CNT_BITS, WALKS>
+        const PF: usize,
+        const PF_BITS: usize,
+        const QP_BITS: usize,
+        const QW_BITS: usize,
+        const QA_BITS: usize,
+    > Logic
+    for OdpMmu<
+        MR_BITS,
+        SET_BITS,
+        HUGE,
+        SLOTS,
+        SLOT_BITS,
+        CNT_BITS,
+        WALKS,
+        PF,
+        PF_BITS,
+        QP_BITS,
+        QW_BITS,
+        QA_BITS,
+    >
 {
     #[hdl_gen]
     fn update(&mut self) {
         self.csr.clk.next = self.clk.val();
         self.cmd.clock.next = self.clk.val();
         self.xl.clock.next = self.clk.val();
+        self.fq.clock.next = self.clk.val();
+        self.eq.clock.next = self.clk.val();
         self.csr.rst.next = self.rst.val();
         self.cmd.rst.next = self.rst.val();
         self.xl.rst.next = self.rst.val();
+        self.fq.rst.next = self.rst.val();
+        self.eq.rst.next = self.rst.val();
 
         // ---- AXI4-Lite: the CSR block.
         AxiLiteSlave::link(&mut self.s_axil, &mut self.csr.s_axil);
 
         // ---- Commands: CSR doorbell -> command unit -> MR table.
-        self.cmd.ready.next = self.xl.ready.val();
+        self.cmd.ready.next = self.xl.ready.val() & self.fq.ready.val();
         self.cmd.cmd_valid.next = self.csr.cmd_valid.val();
         self.csr.cmd_ready.next = self.cmd.cmd_ready.val();
         self.cmd.cmd_op.next = self.csr.cmd_op.val();
@@ -184,36 +254,64 @@ impl<
         // ---- AXI4 read channels: the walker's page-table reads.
         AxiReadMaster::link(&mut self.m_axi.rd, &mut self.xl.m_axi);
 
-        // ---- AXI4 write channels: the event-ring writer is to come; idle,
-        // never refusing a response.
-        self.m_axi.wr.awid.next = 0.into();
-        self.m_axi.wr.awaddr.next = 0.into();
-        self.m_axi.wr.awlen.next = 0.into();
-        self.m_axi.wr.awsize.next = 3.into();
-        self.m_axi.wr.awburst.next = 1.into();
-        self.m_axi.wr.awlock.next = false;
-        self.m_axi.wr.awcache.next = 3.into();
-        self.m_axi.wr.awprot.next = 0.into();
-        self.m_axi.wr.awvalid.next = false;
-        self.m_axi.wr.wdata.next = 0.into();
-        self.m_axi.wr.wstrb.next = 0.into();
-        self.m_axi.wr.wlast.next = false;
-        self.m_axi.wr.wvalid.next = false;
-        self.m_axi.wr.bready.next = true;
-
-        // ---- Fault path (to come): idle.
+        // ---- Fault path: the translator's pending lookups and fault
+        // reports -> fault queue -> event records -> ring writer -> AXI4
+        // write channels; RESUME_FAULT from the command unit; notes ->
+        // m_wake.
+        self.fq.hint_cap.next = self.csr.prefetch_cap.val();
+        self.fq.lk_valid.next = self.xl.m_plk_valid.val();
+        self.fq.lk_mr.next = self.xl.m_plk_mr.val();
+        self.fq.lk_vpn.next = self.xl.m_plk_vpn.val();
+        self.xl.plk_pending.next = self.fq.lk_pending.val();
+        self.fq.s_flt_valid.next = self.xl.m_flt_valid.val();
+        self.xl.m_flt_ready.next = self.fq.s_flt_ready.val();
+        self.fq.s_flt_mr.next = self.xl.m_flt_mr.val();
+        self.fq.s_flt_vpn.next = self.xl.m_flt_vpn.val();
+        self.fq.s_flt_qpn.next = self.xl.m_flt_qpn.val();
+        self.fq.s_flt_op.next = self.xl.m_flt_op.val();
+        self.fq.s_flt_va.next = self.xl.m_flt_va.val();
+        self.fq.s_flt_msg_len.next = self.xl.m_flt_msg_len.val();
+        // The request passed the MR check, so its `va` is at or above the
+        // MR's base: clamping the hint's start at `va` is clamping it at
+        // the base (docs/top.md).
+        self.fq.s_flt_mr_lo.next = self.xl.m_flt_va.val();
+        self.fq.s_flt_mr_hi.next = self.xl.m_flt_mr_hi.val();
+        self.eq.s_ev_valid.next = self.fq.m_ev_valid.val();
+        self.fq.m_ev_ready.next = self.eq.s_ev_ready.val();
+        self.eq.s_ev_w0.next = self.fq.m_ev_w0.val();
+        self.eq.s_ev_w1.next = self.fq.m_ev_w1.val();
+        self.eq.s_ev_w2.next = self.fq.m_ev_w2.val();
+        self.eq.s_ev_w3.next = self.fq.m_ev_w3.val();
+        self.eq.eq_base.next = (bit_cast::<64, 32>(self.csr.eq_base_hi.val()) << 32)
+            | bit_cast::<64, 32>(self.csr.eq_base_lo.val());
+        self.eq.eq_log2_size.next = self.csr.eq_log2_size.val();
+        self.eq.eq_cons.next = self.csr.eq_cons.val();
+        self.eq.irq_en.next = self.csr.ctrl_irq_en.val();
+        self.eq.ring_reset.next = false;
+        self.csr.eq_prod.next = self.eq.eq_prod.val();
+        self.irq.next = self.eq.irq.val();
+        AxiWriteMaster::link(&mut self.m_axi.wr, &mut self.eq.m_axi);
+        // RESUME_FAULT.
+        self.fq.s_res_valid.next = self.cmd.fq_res_valid.val();
+        self.cmd.fq_res_ready.next = self.fq.s_res_ready.val();
+        self.fq.s_res_token.next = self.cmd.fq_res_token.val();
+        self.fq.s_res_err.next = self.cmd.fq_res_err.val();
+        self.cmd.fq_res_done.next = self.fq.res_done.val();
+        self.cmd.fq_res_stale.next = self.fq.res_stale.val();
+        // Notes: a wake goes out on m_wake; an error-only note (a remote
+        // QP on a fault resolved with an error) has no taker until the NAK
+        // generator is composed, and is consumed (docs/top.md).
+        self.m_wake.valid.next = self.fq.m_note_valid.val() & self.fq.m_note_wake.val();
+        self.m_wake.qpn.next = self.fq.m_note_qpn.val();
+        self.fq.m_note_ready.next = self.m_wake.ready.val() | (!self.fq.m_note_wake.val());
         self.m_nak.valid.next = false;
         self.m_nak.qpn.next = 0.into();
         self.m_nak.hdr.next = 0.into();
-        self.m_wake.valid.next = false;
-        self.m_wake.qpn.next = 0.into();
-        self.irq.next = false;
 
         // ---- Status and counters.
         self.csr.st_ready.next = self.xl.ready.val();
-        self.csr.err_event_write_err.next = false;
-        self.csr.err_resume_stale.next = false;
-        self.csr.eq_prod.next = 0.into();
+        self.csr.err_event_write_err.next = self.eq.err_write.val();
+        self.csr.err_resume_stale.next = self.cmd.err_resume_stale.val();
         self.rsp_last_beat.next =
             self.m_xrsp.valid.val() & self.m_xrsp.ready.val() & self.m_xrsp.last.val();
         self.csr.ctr_lookups_inc.next = self.s_xreq.valid.val() & self.s_xreq.ready.val();
@@ -227,19 +325,22 @@ impl<
             self.rsp_last_beat.val() & (self.m_xrsp.status.val() == 4); // = status::ACCESS_ERR
         self.csr.ctr_fatals_inc.next = self.rsp_last_beat.val() & (self.m_xrsp.status.val() == 5); // = status::FATAL
         self.csr.err_walk_fatal.next = self.rsp_last_beat.val() & (self.m_xrsp.status.val() == 5); // = status::FATAL
-        self.csr.ctr_faults_inc.next = false;
-        self.csr.ctr_faults_coalesced_inc.next = false;
+        self.csr.ctr_faults_inc.next = self.fq.cnt_new.val();
+        self.csr.ctr_faults_coalesced_inc.next = self.fq.cnt_coalesced.val();
         self.csr.ctr_rnr_naks_fault_inc.next = false;
         self.csr.ctr_rnr_naks_suspended_inc.next = false;
         self.csr.ctr_drops_inc.next = false;
-        self.csr.ctr_wakes_inc.next = false;
+        self.csr.ctr_wakes_inc.next = self.m_wake.valid.val() & self.m_wake.ready.val();
         self.csr.ctr_invalidations_inc.next = false;
         self.csr.ctr_prefetches_inc.next = false;
-        self.csr.ctr_max_pending_faults_value.next = 0.into();
-        self.csr.ctr_max_event_ring_value.next = 0.into();
-        self.csr.ctr_fault_service_sum_value.next = 0.into();
-        self.csr.ctr_fault_service_sum_valid.next = false;
+        self.csr.ctr_max_pending_faults_value.next = bit_cast::<32, 8>(self.fq.pending.val());
+        self.csr.ctr_max_event_ring_value.next = self.eq.occupancy.val();
+        self.csr.ctr_fault_service_sum_value.next = self.fq.svc_clocks.val();
+        self.csr.ctr_fault_service_sum_valid.next = self.fq.svc_valid.val();
         self.csr.ctr_fault_service_max_value.next = 0.into();
+        if self.fq.svc_valid.val() {
+            self.csr.ctr_fault_service_max_value.next = self.fq.svc_clocks.val();
+        }
         self.csr.ctr_qps_stalled_now_value.next = 0.into();
     }
 }
@@ -251,6 +352,17 @@ impl<
 /// presets rather than ignored.
 pub fn generate_verilog(params: &Params) -> Result<String, ParamError> {
     params.validate()?;
+    // The fault queue's wait lists bound the QPs: 2^10 and 2^6.
+    let qp_cap = match Preset::of(params) {
+        Some(Preset::Small) => 64,
+        _ => 1024,
+    };
+    if params.qps > qp_cap {
+        return Err(ParamError(format!(
+            "qps {} is beyond the {qp_cap} QPs this preset's fault queue can wake",
+            params.qps
+        )));
+    }
     match Preset::of(params) {
         Some(Preset::Default) => Ok(generate(DefaultOdpMmu::new(params))),
         Some(Preset::Small) => Ok(generate(SmallOdpMmu::new(params))),

@@ -1,22 +1,34 @@
 //! The command unit (`CommandUnit`) against its reference model.
 //!
 //! Every clock the bench compares every output (`cmd_ready`, the result
-//! stream, the MR table write ports) with a cycle model of the unit built
-//! on the plain-Rust command reference (`odp_mmu_workshop::models::command_ref`).
-//! Directed tests name each command and each bad-command answer; the random
-//! runs drive random commands (good and bad fields, every op code) with
-//! random `cmd_valid` gaps, `ready` drops and resets, on the Verilated
-//! Verilog (long) and on the rust-hdl model in lockstep with it (short).
+//! stream, `err_resume_stale`, the MR table write ports and the RESUME
+//! stream to the fault queue) with a cycle model of the unit built on the
+//! plain-Rust command reference (`odp_mmu_workshop::models::command_ref`).
+//! The bench plays the fault queue's RESUME port ([`FaultQueue`]): its
+//! `s_res_ready` after a delay, and one answer, done or stale,
+//! `RES_CHECK_CLOCKS` after each handshake; a stream monitor checks that
+//! the RESUME holds, valid and stable, until taken. Directed tests name
+//! each command and each bad-command answer; the random runs drive random
+//! commands (good and bad fields, every op code) with random `cmd_valid`
+//! gaps, `ready` drops, fault-queue delays and answers, and resets, on the
+//! Verilated Verilog (long) and on the rust-hdl model in lockstep with it
+//! (short).
+
+use std::collections::VecDeque;
 
 use odp_mmu_workshop::harness;
 
 use harness::dut::Dut;
 use harness::lockstep::Lockstep;
+use harness::monitor::StreamMonitor;
 use harness::seed;
 use harness::verilated::Verilated;
 use odp_mmu::control::command::*;
 use odp_mmu::control::regmap::op;
-use odp_mmu_workshop::models::command_ref::{execute, Command, Effect};
+use odp_mmu::fault::fault_queue::RES_CHECK_CLOCKS;
+use odp_mmu_workshop::models::command_ref::{
+    execute, resume_result, Command, Effect, Outcome, Resume,
+};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use rust_hdl::prelude::*;
@@ -36,6 +48,10 @@ struct Ins {
     rst: bool,
     ready: bool,
     cmd: Option<Command>,
+    /// The fault queue's `s_res_ready`, `res_done` and `res_stale`.
+    fq_ready: bool,
+    fq_done: bool,
+    fq_stale: bool,
 }
 
 /// One clock's outputs, as compared.
@@ -44,16 +60,19 @@ struct Outs {
     cmd_ready: bool,
     /// `(op, tag, code)` of a `res_valid` clock.
     res: Option<(u8, u8, u8)>,
+    err_resume_stale: bool,
     /// The full write: every field, when `mr_wr_valid`.
     wr: Option<Effect>,
     /// The state write `(index, state)`, when `mr_st_valid`.
     st: Option<(u32, u8)>,
+    /// The RESUME offered, when `fq_res_valid`.
+    fq_res: Option<Resume>,
 }
 
 odp_mmu_workshop::port_map!(SmallPorts for Small {
     clock: clock,
-    inputs: [rst, ready, cmd_valid, cmd_op, cmd_tag, cmd_arg0, cmd_arg1, cmd_arg2, cmd_arg3, cmd_arg4, cmd_arg5, cmd_arg6, cmd_arg7, cmd_arg8],
-    outputs: [cmd_ready, res_valid, res_op, res_tag, res_code],
+    inputs: [rst, ready, cmd_valid, cmd_op, cmd_tag, cmd_arg0, cmd_arg1, cmd_arg2, cmd_arg3, cmd_arg4, cmd_arg5, cmd_arg6, cmd_arg7, cmd_arg8, fq_res_ready, fq_res_done, fq_res_stale],
+    outputs: [cmd_ready, res_valid, res_op, res_tag, res_code, err_resume_stale, fq_res_valid, fq_res_token, fq_res_err],
     bundles: [mr_wr, mr_st],
 });
 
@@ -78,6 +97,9 @@ fn settle(d: &mut dyn Dut, i: &Ins) -> Outs {
     for (n, a) in ARGS.iter().zip(c.args) {
         d.set(n, a as u128);
     }
+    d.set("fq_res_ready", i.fq_ready as u128);
+    d.set("fq_res_done", i.fq_done as u128);
+    d.set("fq_res_stale", i.fq_stale as u128);
     d.settle();
     Outs {
         cmd_ready: d.is("cmd_ready"),
@@ -88,6 +110,7 @@ fn settle(d: &mut dyn Dut, i: &Ins) -> Outs {
                 d.get("res_code") as u8,
             )
         }),
+        err_resume_stale: d.is("err_resume_stale"),
         wr: d.is("mr_wr_valid").then(|| Effect {
             index: d.get("mr_wr_index") as u32,
             tag: d.get("mr_wr_tag") as u8,
@@ -102,30 +125,58 @@ fn settle(d: &mut dyn Dut, i: &Ins) -> Outs {
         st: d
             .is("mr_st_valid")
             .then(|| (d.get("mr_st_index") as u32, d.get("mr_st_state") as u8)),
+        fq_res: d.is("fq_res_valid").then(|| Resume {
+            token: d.get("fq_res_token") as u32,
+            err: d.is("fq_res_err"),
+        }),
     }
 }
 
-/// Cycle model of the unit: Idle -> Check -> Issue, on the reference.
+/// Where the model's command is: the unit's states after Idle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    Check,
+    /// A good RESUME_FAULT, offered to the fault queue.
+    Resume(Resume),
+    /// Taken by the fault queue; waits for its answer.
+    ResumeWait,
+    /// Taken, with this result code and MR table write.
+    Issue(u8, Option<Effect>),
+}
+
+/// Cycle model of the unit: Idle -> Check -> (Resume -> ResumeWait ->)
+/// Issue, on the reference.
 struct Model {
     mr_bits: u32,
-    /// The command taken and the clocks since (1 Check, 2 Issue).
-    held: Option<(Command, u8)>,
+    /// The command copied and where it is.
+    held: Option<(Command, Phase)>,
 }
 
 impl Model {
+    fn new(mr_bits: u32) -> Self {
+        Self {
+            mr_bits,
+            held: None,
+        }
+    }
+
     fn outs(&self, i: &Ins) -> Outs {
         let mut o = Outs::default();
-        if let Some((c, 2)) = self.held {
-            o.cmd_ready = true;
-            let (code, effect) = execute(&c, self.mr_bits);
-            if !i.rst {
-                o.res = Some((c.op, c.tag, code));
+        match self.held {
+            Some((_, Phase::Resume(r))) if !i.rst => o.fq_res = Some(r),
+            Some((c, Phase::Issue(code, effect))) => {
+                o.cmd_ready = true;
+                if !i.rst {
+                    o.res = Some((c.op, c.tag, code));
+                    o.err_resume_stale = code == RES_STALE_TOKEN as u8;
+                }
+                match effect {
+                    Some(e) if c.op == op::MR_WRITE => o.wr = Some(e),
+                    Some(e) => o.st = Some((e.index, e.state)),
+                    None => {}
+                }
             }
-            match effect {
-                Some(e) if c.op == op::MR_WRITE => o.wr = Some(e),
-                Some(e) => o.st = Some((e.index, e.state)),
-                None => {}
-            }
+            _ => {}
         }
         o
     }
@@ -136,42 +187,220 @@ impl Model {
         }
         self.held = match self.held {
             _ if i.rst => None,
-            None => i.cmd.filter(|_| i.ready).map(|c| (c, 1)),
-            Some((c, 1)) => Some((c, 2)),
-            Some(_) => None,
+            None => i.cmd.filter(|_| i.ready).map(|c| (c, Phase::Check)),
+            Some((c, Phase::Check)) => Some((
+                c,
+                match execute(&c, self.mr_bits) {
+                    Outcome::Done(code, effect) => Phase::Issue(code, effect),
+                    Outcome::Resume(r) => Phase::Resume(r),
+                },
+            )),
+            Some((c, Phase::Resume(_))) if i.fq_ready => Some((c, Phase::ResumeWait)),
+            Some((c, Phase::ResumeWait)) if i.fq_done || i.fq_stale => {
+                Some((c, Phase::Issue(resume_result(i.fq_stale), None)))
+            }
+            Some((_, Phase::Issue(..))) => None,
+            waiting => waiting,
         };
     }
 }
 
-/// Runs `cmds` through `dut` one after the other (each offered until taken),
-/// checking every clock against the model; returns the results seen.
-fn run_directed(dut: &mut impl Dut, mr_bits: u32, cmds: &[Command]) -> Vec<(u8, u8, u8)> {
-    let mut model = Model {
-        mr_bits,
-        held: None,
-    };
-    let mut results = Vec::new();
-    let mut next = 0;
-    for clock in 0..20 * (cmds.len() as u64 + 2) {
-        let i = Ins {
-            rst: clock == 0,
+/// The fault queue's RESUME port as the bench plays it: `s_res_ready`
+/// rises once a RESUME's valid has been seen for its delay in clocks (0:
+/// ready is already high when valid rises), and each RESUME taken is
+/// answered, done or stale, `RES_CHECK_CLOCKS` after its handshake.
+struct FaultQueue {
+    rng: StdRng,
+    /// `(delay, stale)` of the next RESUMEs; drawn at random once empty.
+    script: VecDeque<(u32, bool)>,
+    /// The current RESUME's `(delay, stale)`.
+    next: (u32, bool),
+    /// Clocks the current RESUME has been offered and not taken.
+    waited: u32,
+    /// Answers due: `(clock, stale)`.
+    answers: VecDeque<(u64, bool)>,
+    /// Whether `rst` drops the answers due (the fault queue reset too);
+    /// `None`: at random.
+    rst_drops_answers: Option<bool>,
+    monitor: StreamMonitor<Resume>,
+    /// Every RESUME taken.
+    taken: Vec<Resume>,
+    /// Clocks `fq_res_valid` was high with `fq_res_ready` low.
+    waits: u64,
+    /// RESUMEs that waited for ready at least one clock.
+    waited_resumes: u64,
+    /// Answers that came while no RESUME waited for one (after a reset).
+    stray_answers: u64,
+}
+
+impl FaultQueue {
+    /// Random delays and answers.
+    fn random(seed: u64) -> Self {
+        Self::scripted_then(StdRng::seed_from_u64(seed), &[])
+    }
+
+    /// `script`'s `(delay, stale)`, one per RESUME, then random ones.
+    fn scripted(script: &[(u32, bool)]) -> Self {
+        Self::scripted_then(StdRng::seed_from_u64(0), script)
+    }
+
+    fn scripted_then(rng: StdRng, script: &[(u32, bool)]) -> Self {
+        let mut fq = Self {
+            rng,
+            script: script.iter().copied().collect(),
+            next: (0, false),
+            waited: 0,
+            answers: VecDeque::new(),
+            rst_drops_answers: None,
+            monitor: StreamMonitor::new("fq_res"),
+            taken: Vec::new(),
+            waits: 0,
+            waited_resumes: 0,
+            stray_answers: 0,
+        };
+        fq.next = fq.draw();
+        fq
+    }
+
+    fn draw(&mut self) -> (u32, bool) {
+        self.script.pop_front().unwrap_or_else(|| {
+            let delay = match self.rng.gen_range(0..8) {
+                0..=2 => 0,
+                3..=4 => 1,
+                5..=6 => self.rng.gen_range(2..8),
+                _ => self.rng.gen_range(8..40),
+            };
+            (delay, self.rng.gen_ratio(1, 3))
+        })
+    }
+
+    /// This clock's `fq_res_ready`, `fq_res_done`, `fq_res_stale` into `i`.
+    fn drive(&mut self, clock: u64, i: &mut Ins) {
+        i.fq_ready = self.waited >= self.next.0;
+        let answer = match self.answers.front() {
+            Some(&(due, stale)) if due == clock => {
+                self.answers.pop_front();
+                Some(stale)
+            }
+            _ => None,
+        };
+        i.fq_done = answer == Some(false);
+        i.fq_stale = answer == Some(true);
+    }
+
+    /// After the clock's outputs: a handshake schedules its answer.
+    fn observe(&mut self, clock: u64, i: &Ins, o: &Outs, model: &Model) {
+        if (i.fq_done || i.fq_stale) && !matches!(model.held, Some((_, Phase::ResumeWait))) {
+            self.stray_answers += 1;
+        }
+        if i.rst {
+            // The RESUME offered, if any, is withdrawn: the next one draws
+            // afresh.
+            if self.waited > 0 {
+                self.next = self.draw();
+            }
+            self.waited = 0;
+            self.monitor = StreamMonitor::new("fq_res");
+            if self
+                .rst_drops_answers
+                .unwrap_or_else(|| self.rng.gen_ratio(1, 2))
+            {
+                self.answers.clear();
+            }
+            return;
+        }
+        let valid = o.fq_res.is_some();
+        let payload = o.fq_res.unwrap_or_default();
+        if let Some(r) = self.monitor.observe(clock, valid, i.fq_ready, payload) {
+            self.answers
+                .push_back((clock + RES_CHECK_CLOCKS, self.next.1));
+            self.taken.push(r);
+            self.waited_resumes += (self.waited > 0) as u64;
+            self.waited = 0;
+            self.next = self.draw();
+        } else if valid {
+            self.waited += 1;
+            self.waits += 1;
+        }
+    }
+}
+
+/// What a directed run saw.
+#[derive(Debug, Default)]
+struct Run {
+    /// `(op, tag, code)` of each result, in order.
+    results: Vec<(u8, u8, u8)>,
+    /// Per result: clocks from the command's first offer (the unit copies
+    /// it then) to its result, both counted.
+    clocks: Vec<u64>,
+    /// Per result: `err_resume_stale` came with it.
+    stale_flags: Vec<bool>,
+}
+
+impl Run {
+    fn codes(&self) -> Vec<u8> {
+        self.results.iter().map(|r| r.2).collect()
+    }
+}
+
+/// Runs `cmds` through `dut` one after the other (each offered, with
+/// `ready` high, until taken, or dropped by a reset), checking every clock
+/// against the model; `fq` plays the fault queue, and `rst_when(clock,
+/// model, fq)` adds resets (the command the model holds then is dropped).
+fn run_with_resets(
+    dut: &mut impl Dut,
+    mr_bits: u32,
+    cmds: &[Command],
+    fq: &mut FaultQueue,
+    rst_when: &mut dyn FnMut(u64, &Model, &FaultQueue) -> bool,
+) -> Run {
+    let mut model = Model::new(mr_bits);
+    let mut run = Run::default();
+    let (mut next, mut dropped, mut offered_at) = (0, 0, 2);
+    for clock in 0..200 * (cmds.len() as u64 + 2) {
+        let mut i = Ins {
+            rst: clock == 0 || (clock > 1 && rst_when(clock, &model, fq)),
             ready: clock > 1,
             cmd: cmds.get(next).copied().filter(|_| clock > 1),
+            ..Ins::default()
         };
+        fq.drive(clock, &mut i);
         let o = settle(dut, &i);
         assert_eq!(o, model.outs(&i), "clock {clock}, inputs {i:x?}");
-        if o.cmd_ready && i.cmd.is_some() {
-            next += 1;
+        if let Some(r) = o.res {
+            run.results.push(r);
+            run.clocks.push(clock - offered_at + 1);
+            run.stale_flags.push(o.err_resume_stale);
         }
-        results.extend(o.res);
+        let dropping = i.rst && model.held.is_some();
+        fq.observe(clock, &i, &o, &model);
         model.edge(&i);
         dut.tick();
+        if (o.cmd_ready && i.cmd.is_some()) || dropping {
+            next += 1;
+            dropped += dropping as usize;
+            offered_at = clock + 1;
+        }
         if next == cmds.len() && model.held.is_none() && clock > 4 {
             break;
         }
     }
-    assert_eq!(results.len(), cmds.len(), "every command answers once");
-    results
+    assert_eq!(
+        run.results.len() + dropped,
+        cmds.len(),
+        "every command answers once, unless a reset dropped it"
+    );
+    run
+}
+
+/// [`run_with_resets`] without resets.
+fn run_directed(dut: &mut impl Dut, mr_bits: u32, cmds: &[Command], fq: &mut FaultQueue) -> Run {
+    run_with_resets(dut, mr_bits, cmds, fq, &mut |_, _, _| false)
+}
+
+/// The fault queue of a run with no RESUME_FAULT: it must see none.
+fn no_resumes() -> FaultQueue {
+    FaultQueue::scripted(&[])
 }
 
 fn mr_write(index: u32, word1: u32, base_va: u64, length: u64, root_pa: u64) -> Command {
@@ -200,6 +429,14 @@ fn cmd(op: u8, arg0: u32, arg1: u32) -> Command {
     }
 }
 
+/// RESUME_FAULT of `token` with flags word `flags`, tagged `tag`.
+fn resume(token: u32, flags: u32, tag: u8) -> Command {
+    Command {
+        tag,
+        ..cmd(op::RESUME_FAULT, token, flags)
+    }
+}
+
 #[test]
 fn command_unit_writes_an_mr_with_every_field_and_sets_states() {
     let mut dut = ver(Small::new(), "command_small");
@@ -211,15 +448,16 @@ fn command_unit_writes_an_mr_with_every_field_and_sets_states() {
         // An MR that ends exactly at 2^64 is legal.
         mr_write(0, word1, u64::MAX - 0xfff, 0x1000, 0x1000),
     ];
-    let res = run_directed(&mut dut, 3, &cmds);
+    let run = run_directed(&mut dut, 3, &cmds, &mut no_resumes());
     assert_eq!(
-        res,
+        run.results,
         vec![
             (op::MR_WRITE, 7 ^ 0x5a, RES_OK as u8),
             (op::MR_SET_STATE, 6, RES_OK as u8),
             (op::MR_WRITE, 0x5a, RES_OK as u8),
         ]
     );
+    assert_eq!(run.clocks, [3, 3, 3], "an MR command takes three clocks");
 }
 
 #[test]
@@ -234,6 +472,7 @@ fn command_unit_refuses_every_bad_command_and_writes_nothing() {
         mr_write(1, good1, 0, 0x1000, 0x1008),
         cmd(op::MR_SET_STATE, 9, 1),
         cmd(op::MR_SET_STATE, 1, 3),
+        cmd(op::RESUME_FAULT, 0x0102, 2),
         cmd(0x00, 0, 0),
         cmd(0x0a, 0, 0),
         cmd(0xff, 0, 0),
@@ -246,6 +485,7 @@ fn command_unit_refuses_every_bad_command_and_writes_nothing() {
         RES_ROOT_UNALIGNED,
         RES_MR_RANGE,
         RES_BAD_FIELD,
+        RES_BAD_FIELD,
         RES_UNKNOWN_OP,
         RES_UNKNOWN_OP,
         RES_UNKNOWN_OP,
@@ -254,17 +494,166 @@ fn command_unit_refuses_every_bad_command_and_writes_nothing() {
     .map(|c| c as u8)
     .collect();
     let mut all = cmds.to_vec();
-    for op in OPS_PLANNED {
+    for &op in OPS_PLANNED {
         all.push(cmd(op, 0, 0));
         want.push(RES_NOT_BUILT as u8);
     }
     // The model comparison in run_directed already checks that no write
-    // port rises; the codes name each refusal.
-    let codes: Vec<u8> = run_directed(&mut dut, 3, &all)
-        .into_iter()
-        .map(|r| r.2)
+    // port and no RESUME rises; the codes name each refusal.
+    let mut fq = no_resumes();
+    let run = run_directed(&mut dut, 3, &all, &mut fq);
+    assert_eq!(run.codes(), want);
+    assert!(fq.taken.is_empty());
+}
+
+#[test]
+fn command_unit_resumes_a_fault_and_answers_ok_on_done_stale_token_on_stale() {
+    let mut dut = ver(Small::new(), "command_small");
+    // The fault queue's ready at once, at once, after one clock (as the
+    // real one at the earliest) and at once; answers done, stale, done,
+    // stale.
+    let mut fq = FaultQueue::scripted(&[(0, false), (0, true), (1, false), (0, true)]);
+    let cmds = [
+        resume(0x0305, 0, 0x11),
+        resume(0x1f02, 1, 0x22),
+        cmd(op::MR_SET_STATE, 3, 1),
+        resume(0x0001_0004, 1, 0x33),
+        resume(0xffff_ffff, 0, 0x44),
+    ];
+    let run = run_directed(&mut dut, 3, &cmds, &mut fq);
+    let (ok, stale) = (RES_OK as u8, RES_STALE_TOKEN as u8);
+    assert_eq!(
+        run.results,
+        [
+            (op::RESUME_FAULT, 0x11, ok),
+            (op::RESUME_FAULT, 0x22, stale),
+            (op::MR_SET_STATE, 6, ok),
+            (op::RESUME_FAULT, 0x33, ok),
+            (op::RESUME_FAULT, 0x44, stale),
+        ]
+    );
+    assert_eq!(run.stale_flags, [false, true, false, false, true]);
+    // The token and flag go to the fault queue as the driver wrote them.
+    let r = |token, err| Resume { token, err };
+    assert_eq!(
+        fq.taken,
+        [
+            r(0x0305, false),
+            r(0x1f02, true),
+            r(0x0001_0004, true),
+            r(0xffff_ffff, false)
+        ]
+    );
+    // Copy, check, handshake, three clocks of the fault queue's check, result.
+    assert_eq!(run.clocks, [7, 7, 3, 8, 7]);
+}
+
+#[test]
+fn command_unit_holds_a_resume_valid_and_stable_for_random_ready_delays() {
+    let mut rng = StdRng::seed_from_u64(seed());
+    let mut dut = ver(Small::new(), "command_small");
+    let mut script: Vec<(u32, bool)> = (0..4).map(|d| (d, rng.gen())).collect();
+    script.extend((0..12).map(|_| (rng.gen_range(4..64), rng.gen())));
+    let mut fq = FaultQueue::scripted(&script);
+    let cmds: Vec<Command> = (0..script.len())
+        .map(|k| resume(rng.gen(), rng.gen_range(0..2), k as u8))
         .collect();
-    assert_eq!(codes, want);
+    // The stream monitor in `fq` fails on a valid that drops or a payload
+    // that changes before the handshake.
+    let run = run_directed(&mut dut, 3, &cmds, &mut fq);
+    let want: Vec<u64> = script.iter().map(|&(d, _)| 7 + d as u64).collect();
+    assert_eq!(run.clocks, want, "seven clocks plus the ready delay");
+    let codes: Vec<u8> = script.iter().map(|&(_, s)| resume_result(s)).collect();
+    assert_eq!(run.codes(), codes);
+    let sent: Vec<Resume> = cmds
+        .iter()
+        .map(|c| Resume {
+            token: c.args[0],
+            err: c.args[1] == 1,
+        })
+        .collect();
+    assert_eq!(fq.taken, sent);
+    // Valid did not wait for ready: it was up through every delay clock.
+    let delays: u64 = script.iter().map(|&(d, _)| d as u64).sum();
+    assert_eq!(fq.waits, delays);
+}
+
+#[test]
+fn command_unit_refuses_reserved_resume_flags_and_sends_nothing() {
+    let mut dut = ver(Small::new(), "command_small");
+    let mut fq = FaultQueue::scripted(&[(0, true)]);
+    let cmds: Vec<Command> = [2, 3, 0x8000_0000, 0x8000_0001, 0xffff_fffe, u32::MAX]
+        .into_iter()
+        .enumerate()
+        .map(|(k, flags)| resume(0x0102, flags, k as u8))
+        .collect();
+    let run = run_directed(&mut dut, 3, &cmds, &mut fq);
+    assert_eq!(run.codes(), vec![RES_BAD_FIELD as u8; cmds.len()]);
+    assert_eq!(run.clocks, vec![3; cmds.len()], "refused in three clocks");
+    assert!(
+        fq.taken.is_empty() && fq.waits == 0,
+        "fq_res_valid never rose"
+    );
+    assert!(run.stale_flags.iter().all(|&s| !s));
+}
+
+#[test]
+fn command_unit_rst_drops_a_resume_offered_or_waiting_and_ignores_its_answer() {
+    let mut dut = ver(Small::new(), "command_small");
+    // A waits for ready and is reset before it is taken; B1 is reset in
+    // the clock after its handshake, B2 in the clock its answer comes; C
+    // follows. The fault queue keeps the answers of B1 and B2 (stale)
+    // through the resets; they arrive while no RESUME waits and are
+    // ignored.
+    let mut fq = FaultQueue::scripted(&[(6, false), (0, true), (0, true), (2, false)]);
+    fq.rst_drops_answers = Some(false);
+    let (a, b1, b2, c) = (
+        resume(0x0101, 0, 0xa),
+        resume(0x0202, 0, 0xb1),
+        resume(0x0303, 1, 0xb2),
+        resume(0x0404, 0, 0xc),
+    );
+    let mut resets = 0;
+    let run = run_with_resets(
+        &mut dut,
+        3,
+        &[a, b1, b2, c],
+        &mut fq,
+        &mut |clock, m, fq| {
+            let rst = match m.held {
+                Some((x, Phase::Resume(_))) => x == a && fq.waited == 3,
+                Some((x, Phase::ResumeWait)) if x == b1 => true,
+                Some((x, Phase::ResumeWait)) => {
+                    x == b2 && fq.answers.front().map(|&(due, _)| due) == Some(clock)
+                }
+                _ => false,
+            };
+            resets += rst as u32;
+            rst
+        },
+    );
+    assert_eq!(resets, 3);
+    assert_eq!(run.results, [(op::RESUME_FAULT, 0xc, RES_OK as u8)]);
+    assert_eq!(run.stale_flags, [false]);
+    assert_eq!(
+        fq.taken,
+        [
+            Resume {
+                token: 0x0202,
+                err: false
+            },
+            Resume {
+                token: 0x0303,
+                err: true
+            },
+            Resume {
+                token: 0x0404,
+                err: false
+            },
+        ],
+        "A was never handed over"
+    );
+    assert_eq!(fq.stray_answers, 1, "B1's answer came after its reset");
 }
 
 #[test]
@@ -275,21 +664,22 @@ fn command_unit_takes_no_command_before_the_datapath_is_ready() {
         let o = settle(
             &mut dut,
             &Ins {
-                rst: false,
-                ready: false,
                 cmd: Some(c),
+                fq_ready: true,
+                ..Ins::default()
             },
         );
-        assert!(!o.cmd_ready && o.res.is_none() && o.wr.is_none());
+        assert!(!o.cmd_ready && o.res.is_none() && o.wr.is_none() && o.fq_res.is_none());
         dut.tick();
     }
 }
 
 /// A random command: any op (the built ones most often), fields good and bad.
 fn random_cmd(rng: &mut StdRng) -> Command {
-    let op = match rng.gen_range(0..10) {
+    let op = match rng.gen_range(0..12) {
         0..=4 => op::MR_WRITE,
         5..=7 => op::MR_SET_STATE,
+        8..=9 => op::RESUME_FAULT,
         _ => rng.gen(),
     };
     let index = match rng.gen_range(0..10) {
@@ -316,45 +706,72 @@ fn random_cmd(rng: &mut StdRng) -> Command {
     if op == op::MR_SET_STATE {
         c.args[1] = rng.gen_range(0..4);
     }
+    if op == op::RESUME_FAULT {
+        // Tokens as records carry them, and any word; mostly good flags,
+        // else one reserved bit (each must refuse alone) or any word.
+        if rng.gen_ratio(3, 4) {
+            c.args[0] &= 0xffff;
+        }
+        c.args[1] = match rng.gen_range(0..8) {
+            0 => rng.gen(),
+            1 => 1 << rng.gen_range(1..32) | rng.gen_range(0..2),
+            _ => rng.gen_range(0..2),
+        };
+    }
     c
 }
 
+/// Result codes in `RES_*` order, as the coverage bins name them.
+const CODE_NAMES: [&str; 8] = [
+    "OK",
+    "unknown op",
+    "not built",
+    "MR out of range",
+    "bad field",
+    "range wraps",
+    "root unaligned",
+    "stale token",
+];
+
 fn random_run(dut: &mut impl Dut, mr_bits: u32, clocks: u64, seed: u64) {
     let mut rng = StdRng::seed_from_u64(seed);
-    let mut model = Model {
-        mr_bits,
-        held: None,
-    };
+    let mut model = Model::new(mr_bits);
+    let mut fq = FaultQueue::random(rng.gen());
     let mut offer: Option<Command> = None;
     let (mut taken, mut codes, mut resets) = (0u64, [0u64; 8], 0u64);
+    let (mut stale_flags, mut resume_resets) = (0u64, 0u64);
     let mut clock = 0;
     while !harness::done(clock, clocks, clocks * 10, || {
-        let mut bins: harness::Bins = vec![("commands", taken, 100), ("resets", resets, 2)];
-        for (k, name) in [
-            "OK",
-            "unknown op",
-            "not built",
-            "MR out of range",
-            "bad field",
-            "range wraps",
-            "root unaligned",
-        ]
-        .into_iter()
-        .enumerate()
-        {
+        let mut bins: harness::Bins = vec![
+            ("commands", taken, 100),
+            ("resets", resets, 2),
+            (
+                "resumes taken by the fault queue",
+                fq.taken.len() as u64,
+                20,
+            ),
+            ("resumes that waited for ready", fq.waited_resumes, 5),
+            ("resets during a RESUME", resume_resets, 1),
+        ];
+        for (k, name) in CODE_NAMES.into_iter().enumerate() {
             bins.push((name, codes[k], 1));
         }
         bins
     }) {
-        let rst = clock < 2 || rng.gen_ratio(1, 2000);
+        // Resets land in a RESUME (offered or waiting) more often than
+        // elsewhere, so that the lockstep run sees one.
+        let in_resume = matches!(model.held, Some((_, Phase::Resume(_) | Phase::ResumeWait)));
+        let rst = clock < 2 || rng.gen_ratio(1, 2000) || (in_resume && rng.gen_ratio(1, 300));
         if offer.is_none() && rng.gen_ratio(2, 3) {
             offer = Some(random_cmd(&mut rng));
         }
-        let i = Ins {
+        let mut i = Ins {
             rst,
             ready: rng.gen_ratio(9, 10),
             cmd: offer,
+            ..Ins::default()
         };
+        fq.drive(clock, &mut i);
         let o = settle(dut, &i);
         assert_eq!(o, model.outs(&i), "clock {clock}, inputs {i:x?}");
         if o.cmd_ready && offer.is_some() {
@@ -364,12 +781,24 @@ fn random_run(dut: &mut impl Dut, mr_bits: u32, clocks: u64, seed: u64) {
         if let Some((_, _, code)) = o.res {
             codes[code as usize] += 1;
         }
+        stale_flags += o.err_resume_stale as u64;
         resets += (rst && clock >= 2) as u64;
+        resume_resets += (rst && in_resume) as u64;
+        fq.observe(clock, &i, &o, &model);
         model.edge(&i);
         dut.tick();
         clock += 1;
     }
-    println!("{clock} clocks: {taken} commands, result codes {codes:?}, {resets} resets");
+    assert_eq!(stale_flags, codes[RES_STALE_TOKEN as usize]);
+    println!(
+        "{clock} clocks: {taken} commands, result codes {codes:?}, {resets} resets \
+         ({resume_resets} during a RESUME); fault queue: {} RESUMEs taken, {} waited \
+         for ready ({} clocks), {} answers after a reset ignored",
+        fq.taken.len(),
+        fq.waited_resumes,
+        fq.waits,
+        fq.stray_answers
+    );
 }
 
 #[test]

@@ -56,12 +56,13 @@ struct Outs {
     res_root: u64,
     res_levels_m1: u8,
     res_cross: bool,
+    res_end: u64,
 }
 
 odp_mmu_workshop::port_map!(MrTablePorts<const B: usize> for MrTable<B> {
     clock: clock,
     inputs: [rst, lk_valid, lk_key, lk_pd, lk_va, lk_len, lk_op],
-    outputs: [ready, res_valid, res_status, res_mr, res_off, res_root, res_levels_m1, res_cross],
+    outputs: [ready, res_valid, res_status, res_mr, res_off, res_root, res_levels_m1, res_cross, res_end],
     bundles: [wr, st],
 });
 
@@ -98,6 +99,7 @@ fn read(d: &mut dyn Dut) -> Outs {
         res_root: d.get("res_root") as u64,
         res_levels_m1: d.get("res_levels_m1") as u8,
         res_cross: d.is("res_cross"),
+        res_end: d.get("res_end") as u64,
     }
 }
 
@@ -125,6 +127,7 @@ struct Expect {
     mr: usize,
     root: u64,
     levels_m1: u8,
+    end: u64,
 }
 
 /// The table as the driver sees it, with the block's documented timing: a
@@ -161,6 +164,7 @@ impl Reference {
             mr,
             root: e.root,
             levels_m1: e.levels_m1,
+            end: e.base_va.saturating_add(e.length),
         }
     }
 
@@ -176,6 +180,7 @@ impl Reference {
                 o.res_cross,
                 o.res_root,
                 o.res_levels_m1,
+                o.res_end,
             );
             let want = (
                 x.verdict.status,
@@ -184,10 +189,11 @@ impl Reference {
                 x.verdict.cross,
                 x.root,
                 x.levels_m1,
+                x.end,
             );
             assert_eq!(
                 got, want,
-                "(status, mr, off, cross, root, levels_m1) at clock {clock}"
+                "(status, mr, off, cross, root, levels_m1, end) at clock {clock}"
             );
         }
         // The edge.

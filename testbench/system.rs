@@ -28,7 +28,7 @@
 use odp_mmu_workshop::harness;
 use odp_mmu_workshop::models::env;
 
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 
 use env::{Dma, DmaEngine, Packet, Page, Pages, Requester};
 use harness::monitor::StreamMonitor;
@@ -38,16 +38,19 @@ use odp_mmu::control::regmap;
 use odp_mmu::spec::PageSize;
 use odp_mmu::spec::{mr_state::byte as mr_state, op::byte as op, status::byte as status};
 use odp_mmu::Params;
-use odp_mmu_workshop::driver::{self, Bus, Driver, MrSpec};
+use odp_mmu_workshop::driver::{self, Bus, Driver, Event, MrSpec};
 use odp_mmu_workshop::harness::top::{
     read32, write32, Inputs, LiteCycle, LiteIn, LiteOut, VerilatedTop, XReq,
 };
 use odp_mmu_workshop::models::host_memory::{HostMemory, MemConfig, RESP_SLVERR};
-use odp_mmu_workshop::models::mr_check::MrEntry;
+use odp_mmu_workshop::models::mr_check::{mr_index, MrEntry};
 use odp_mmu_workshop::models::page_table::{PageTableBuilder, WordMemory};
 use odp_mmu_workshop::models::translate_ref::{translate, Req};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+
+/// The event ring's base in host memory, above every table and frame.
+const RING_BASE: u64 = 0x7_0000_0000;
 
 /// The memory's rare latency tail, clocks.
 const TAIL: u64 = 20_000;
@@ -130,6 +133,15 @@ struct Env {
     dones: u64,
     /// Clocks a request was offered and not taken.
     blocked: u64,
+    /// Pages of static MRs, `(mr, vpn)`, on which a random request got
+    /// RNR / STALL for a missing page: from then on the page may be pending
+    /// in the fault queue, and a request that would hit it (a read of a
+    /// read-only page whose write faulted) may get RNR / STALL too, until
+    /// its RESUME.
+    faulted_static: HashSet<(usize, u64)>,
+    /// STALL answers and wakes per QP.
+    stalls_by_qp: HashMap<u32, u64>,
+    wakes_by_qp: HashMap<u32, u64>,
 }
 
 /// The Verilated core with its environment.
@@ -177,6 +189,9 @@ impl World {
                 msg_answers: HashMap::new(),
                 dones: 0,
                 blocked: 0,
+                faulted_static: HashSet::new(),
+                stalls_by_qp: HashMap::new(),
+                wakes_by_qp: HashMap::new(),
             },
         }
     }
@@ -214,7 +229,11 @@ impl World {
             rsp_ready,
             done,
             lite,
+            wake_stall: e.rng.gen_ratio(1, 4),
         });
+        while let Some((_, q)) = self.top.wakes.pop_front() {
+            *self.env.wakes_by_qp.entry(q).or_default() += 1;
+        }
         assert!(
             out.lite.b.is_none() || self.lite_w,
             "clock {now}: BVALID with no AXI4-Lite write under way"
@@ -334,6 +353,10 @@ impl Env {
         let want = match o.src {
             Src::Random => {
                 let a = translate(&self.table, self.idx_bits, self.qps, mem, &o.req);
+                if let Some(p) = a.fault_page {
+                    let index = mr_index(o.req.key, self.idx_bits);
+                    self.faulted_static.insert((index, p >> 12));
+                }
                 if self.recent.len() == 16 {
                     self.recent.pop_front();
                 }
@@ -389,11 +412,26 @@ impl Env {
         q.pop_front();
         let f = self.inflight.remove(&t).unwrap();
         *self.seen.entry(status).or_default() += 1;
+        if status == status::STALL {
+            *self.stalls_by_qp.entry(f.offer.req.qpn).or_default() += 1;
+        }
         let req = f.offer.req;
         match f.offer.src {
             Src::Random => {
                 let (want, beats) = f.want.unwrap();
-                assert_eq!(status, want, "clock {now}: status of tag {t} {req:x?}");
+                let fault = if req.op <= op::REMOTE_READ {
+                    status::RNR
+                } else {
+                    status::STALL
+                };
+                let index = mr_index(req.key, self.idx_bits);
+                let first = req.va >> 12;
+                let last = (req.va + (req.len as u64).max(1) - 1) >> 12;
+                let pending_page =
+                    (first..=last).any(|v| self.faulted_static.contains(&(index, v)));
+                if !(want == status::OK && status == fault && pending_page) {
+                    assert_eq!(status, want, "clock {now}: status of tag {t} {req:x?}");
+                }
                 if status == status::OK {
                     assert_eq!(f.beats, beats, "clock {now}: beats of tag {t} {req:x?}");
                 }
@@ -795,10 +833,29 @@ fn system_run(params: &Params, clocks: u64, seed: u64) -> u64 {
     drv.clear_errors(err).unwrap();
     assert_eq!(drv.errors().0 >> regmap::ERROR_BAD_CMD & 1, 0);
 
+    // The event ring: 64 records in host memory above every table and
+    // frame, interrupts on. A RESUME of a token never handed out is stale:
+    // refused, flagged, and nothing changes.
+    drv.setup_event_ring(RING_BASE, 6, true)
+        .expect("event ring set-up");
+    assert_eq!(
+        drv.resume_fault(0x0001_0000, false),
+        Err(driver::Error::StaleToken { token: 0x0001_0000 })
+    );
+    let (err, _) = drv.errors();
+    assert_eq!(
+        err >> regmap::ERROR_RESUME_STALE & 1,
+        1,
+        "ERROR.RESUME_STALE"
+    );
+    drv.clear_errors(err).unwrap();
+
     // Traffic, with the driver playing the OS.
     drv.bus.env.random_on = true;
     let start = drv.bus.clock();
-    let mut next_map = start;
+    let mut next_poll = start;
+    let mut faults = 0u64;
+    let mut hinted = 0u64;
     let mut next_csr = start + 1000;
     let mut resume_at: Option<(usize, u64)> = None;
     let mut lookups_seen = 0u64;
@@ -825,6 +882,8 @@ fn system_run(params: &Params, clocks: u64, seed: u64) -> u64 {
                         50,
                     ),
                     ("MR suspends", suspends, 1),
+                    ("fault events", faults, 1),
+                    ("wakes", e.wakes_by_qp.values().sum(), 1),
                 ]
             });
             if closing {
@@ -854,23 +913,58 @@ fn system_run(params: &Params, clocks: u64, seed: u64) -> u64 {
                 .map(|r| r.state())
                 .collect::<Vec<_>>()
         );
-        if now >= next_map && !missing.is_empty() {
-            // Map a page: mostly one a request faulted on.
-            let pick = if let Some(&f) = w.env.faulted.iter().next().filter(|_| rng.gen_ratio(4, 5))
-            {
-                missing.iter().position(|&k| k == f).unwrap()
-            } else {
-                rng.gen_range(0..missing.len())
-            };
-            let key = missing.swap_remove(pick);
-            w.env.faulted.remove(&key);
-            let p = w.env.pages.map[&key].clone();
-            let mr = w.env.msg[key.0].mr;
-            drv.map(&mr, p.va, p.size, p.frame, true);
-            let w = &mut drv.bus;
-            w.env.pages.map.get_mut(&key).unwrap().mapped_at = Some(now);
-            fill_frame(&mut w.top.mem, &p, &w.env.reqs, &w.env.images);
-            next_map = now + if closing { 20 } else { rng.gen_range(20..1500) };
+        if now >= next_poll && w.top.irq {
+            // The fault loop, after a random service delay: read the ring,
+            // map each message page that faulted (and the pages of its
+            // prefetch hint), RESUME its token. A fault on a static MR's
+            // page (tables that never change) is resumed as it is.
+            let events = drv.poll_events().expect("poll the event ring");
+            for ev in events {
+                let Event::PageFault(pf) = ev else {
+                    panic!("clock {now}: unexpected event {ev:x?}");
+                };
+                faults += 1;
+                let mr = pf.mr as usize;
+                let mut mapped = Vec::new();
+                if mr < n_msg {
+                    let m = drv.bus.env.msg[mr].mr;
+                    let lo = m.spec.base_va & !0xfff;
+                    let hi = m.spec.base_va + m.spec.length;
+                    let range = pf.prefetch_range();
+                    assert!(
+                        range.start >= lo.min(pf.page_va) && range.end <= hi.max(pf.page_va + 4096),
+                        "clock {now}: prefetch hint {range:x?} beyond MR {mr} [{lo:#x}, {hi:#x})"
+                    );
+                    hinted += (range.end - range.start) / 4096 - 1;
+                    let mut va = range.start;
+                    while va < range.end {
+                        let key = {
+                            let p = drv.bus.env.pages.at(mr, va.max(m.spec.base_va));
+                            (p.mr, p.va)
+                        };
+                        if let Some(k) = missing.iter().position(|&m| m == key) {
+                            missing.swap_remove(k);
+                            let p = drv.bus.env.pages.map[&key].clone();
+                            drv.map(&m, p.va, p.size, p.frame, true);
+                            let w = &mut drv.bus;
+                            fill_frame(&mut w.top.mem, &p, &w.env.reqs, &w.env.images);
+                            // Present from now: a request not waiting on the
+                            // pending fault may walk it at once.
+                            let at = w.clock();
+                            w.env.pages.map.get_mut(&key).unwrap().mapped_at = Some(at);
+                            mapped.push(key);
+                        }
+                        va = drv.bus.env.pages.map[&key].va
+                            + drv.bus.env.pages.map[&key].size.bytes();
+                    }
+                }
+                drv.resume_fault(pf.token, false)
+                    .unwrap_or_else(|e| panic!("clock {now}: RESUME of {pf:x?}: {e}"));
+                for key in mapped {
+                    drv.bus.env.faulted.remove(&key);
+                }
+            }
+            next_poll = drv.bus.clock() + if closing { 20 } else { rng.gen_range(20..1500) };
             continue;
         }
         if let Some((k, _)) = resume_at.filter(|&(_, at)| now >= at || closing) {
@@ -968,6 +1062,37 @@ fn system_run(params: &Params, clocks: u64, seed: u64) -> u64 {
     );
     assert!(hits > 0 && misses > 0, "TLB hits {hits}, misses {misses}");
     assert!(drv.counter("WALKS").unwrap() > 0, "WALKS");
+    // Faults: one event per new pending fault, every one seen by the
+    // driver; wakes as sent, and no QP woken more often than it stalled.
+    // Random traffic's last faults may land after the loop's last poll:
+    // read and resume them, until a poll 2,000 clocks after the last
+    // finds nothing.
+    loop {
+        for _ in 0..2000 {
+            drv.bus.clock_once(LiteIn::default());
+        }
+        let ev = drv.poll_events().expect("final poll");
+        if ev.is_empty() {
+            break;
+        }
+        for e in ev {
+            let Event::PageFault(pf) = e else {
+                panic!("unexpected event {e:x?}");
+            };
+            faults += 1;
+            drv.resume_fault(pf.token, false)
+                .unwrap_or_else(|e| panic!("RESUME of {pf:x?}: {e}"));
+        }
+    }
+    assert_eq!(drv.counter("FAULTS").unwrap(), faults, "FAULTS");
+    let e = &drv.bus.env;
+    let wakes: u64 = e.wakes_by_qp.values().sum();
+    for (q, &n) in &e.wakes_by_qp {
+        let st = e.stalls_by_qp.get(q).copied().unwrap_or(0);
+        assert!(n <= st, "QP {q}: {n} wakes for {st} STALL answers");
+    }
+    assert_eq!(drv.counter("WAKES").unwrap(), wakes, "WAKES");
+    println!("fault events {faults}, pages mapped from hints {hinted}, wakes {wakes}");
     drv.clear_counters().unwrap();
     assert_eq!(drv.counter("LOOKUPS").unwrap(), 0, "COUNTER_CLEAR");
     clock

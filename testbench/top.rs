@@ -83,6 +83,10 @@ const CONTRACT: &[(&str, usize, Dir)] = &[
 
 #[test]
 fn top_module_is_odp_mmu_with_the_spec_port_names() {
+    harness::big_stack(top_ports_follow_the_contract)
+}
+
+fn top_ports_follow_the_contract() {
     let v = odp_mmu::top::generate_verilog(&Params::default()).unwrap();
     let ports = harness::rhdl::ports(&DefaultOdpMmu::new(&Params::default()));
     // The Verilog's module header lists the block's ports, in their order.

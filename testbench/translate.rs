@@ -24,8 +24,8 @@ use models::host_memory::{
     Addr, AxiMonitor, HostMemory, MasterOut, MemConfig, SlaveOut, RESP_SLVERR,
 };
 use models::mr_check::MrEntry;
-use models::page_table::PageTableBuilder;
-use models::translate_ref::{translate, Answer, Req};
+use models::page_table::{walk, Outcome, PageTableBuilder};
+use models::translate_ref::{mr_end, translate, Answer, Req};
 use odp_mmu::spec::PageSize;
 use odp_mmu::spec::{mr_state::byte as mr_state, op::byte as op, status::byte as status};
 use odp_mmu::translate::Translator;
@@ -249,11 +249,24 @@ fn covering_world(rng: &mut StdRng, idx_bits: u32, cfg: MemConfig) -> (World, Ve
 // Pins: one clock's inputs and outputs, whatever the backend
 // ---------------------------------------------------------------------------
 
+/// A fault report: `(mr, vpn, qpn, op, va, msg_len, mr_hi)`.
+type Flt = (u8, u64, u32, u8, u64, u32, u64);
+
+/// The `msg_len` the testbench sends with a request: any value will do, as
+/// long as the fault report can be checked to carry it.
+fn msg_len_of(r: &Req) -> u32 {
+    ((r.va >> 4) as u32 & 0xF_FFFF) + r.len as u32
+}
+
 #[derive(Clone, Copy, Default)]
 struct Inputs {
     rst: bool,
     xreq: Option<(u8, Req)>,
     xrsp_ready: bool,
+    /// `m_flt_ready`.
+    flt_ready: bool,
+    /// `plk_pending`: the answer to the pending lookup of three clocks ago.
+    plk_pending: bool,
     mr_wr: Option<(u32, MrEntry)>,
     inv_all: bool,
     axi: SlaveOut,
@@ -271,12 +284,17 @@ struct Outputs {
     multi_hit: bool,
     overflow: bool,
     tlb_refused: bool,
+    plk: Option<(u8, u64)>,
+    flt_valid: bool,
+    flt: Flt,
 }
 
 odp_mmu_workshop::port_map!(SmallPorts for Small {
     clock: clock,
-    inputs: [rst],
-    outputs: [ready, mon_multi_hit, mon_overflow, mon_tlb_refused, mon_parked, mon_tlb_hit, mon_tlb_miss, mon_walk],
+    inputs: [rst, plk_pending, m_flt_ready],
+    outputs: [ready, mon_multi_hit, mon_overflow, mon_tlb_refused, mon_parked, mon_tlb_hit, mon_tlb_miss, mon_walk,
+        m_plk_valid, m_plk_mr, m_plk_vpn, m_flt_valid, m_flt_mr, m_flt_vpn, m_flt_qpn, m_flt_op, m_flt_va,
+        m_flt_msg_len, m_flt_mr_hi],
     bundles: [s_xreq, m_xrsp, mr_wr, mr_st, inv, m_axi],
 });
 
@@ -337,7 +355,13 @@ impl Backend {
         d.set("s_xreq_key", r.key as u128);
         d.set("s_xreq_va", r.va as u128);
         d.set("s_xreq_len", r.len as u128);
+        d.set(
+            "s_xreq_msg_len",
+            if valid { msg_len_of(&r) as u128 } else { 0 },
+        );
         d.set("m_xrsp_ready", i.xrsp_ready as u128);
+        d.set("m_flt_ready", i.flt_ready as u128);
+        d.set("plk_pending", i.plk_pending as u128);
         let (wv, idx, e) = match i.mr_wr {
             Some((idx, e)) => (true, idx, e),
             None => (
@@ -387,6 +411,19 @@ impl Backend {
             multi_hit: d.is("mon_multi_hit"),
             overflow: d.is("mon_overflow"),
             tlb_refused: d.is("mon_tlb_refused"),
+            plk: d
+                .is("m_plk_valid")
+                .then(|| (d.get("m_plk_mr") as u8, d.get("m_plk_vpn") as u64)),
+            flt_valid: d.is("m_flt_valid"),
+            flt: (
+                d.get("m_flt_mr") as u8,
+                d.get("m_flt_vpn") as u64,
+                d.get("m_flt_qpn") as u32,
+                d.get("m_flt_op") as u8,
+                d.get("m_flt_va") as u64,
+                d.get("m_flt_msg_len") as u32,
+                d.get("m_flt_mr_hi") as u64,
+            ),
         }
     }
 
@@ -426,6 +463,21 @@ struct Bench {
     rsp_pct: u32,
     inv_every: u64,
     inv_pending: bool,
+    /// `m_flt_ready` percentage.
+    flt_pct: u32,
+    /// The pending-fault oracle: this percentage of the pages that are not
+    /// present answers "pending" (a fixed choice per page and run), so
+    /// their requests are answered RNR / STALL without a walk.
+    pend_pct: u32,
+    pend_salt: u64,
+    /// Answers to the pending lookups of the last three clocks, oldest first.
+    plk_q: VecDeque<bool>,
+    flt_mon: StreamMonitor<Flt>,
+    /// Fault reports expected (answered or accepted RNR / STALL of a
+    /// missing page) less those seen.
+    expect_flt: HashMap<Flt, i64>,
+    pub reports: u64,
+    pub pend_hits: u64,
     pub issuing: bool,
     pub sent: u64,
     pub answered: u64,
@@ -457,6 +509,14 @@ impl Bench {
             rsp_pct,
             inv_every,
             inv_pending: false,
+            flt_pct: 70,
+            pend_pct: 0,
+            pend_salt: 0,
+            plk_q: VecDeque::from(vec![false; 3]),
+            flt_mon: StreamMonitor::new("m_flt"),
+            expect_flt: HashMap::new(),
+            reports: 0,
+            pend_hits: 0,
             issuing: true,
             sent: 0,
             answered: 0,
@@ -464,10 +524,26 @@ impl Bench {
         }
     }
 
+    /// Whether the oracle calls (MR index, page) pending: a page that is not
+    /// present, chosen by a hash of the page and the run's salt.
+    fn pending(&self, mr: u8, vpn: u64) -> bool {
+        if self.pend_pct == 0 {
+            return false;
+        }
+        let e = &self.w.mrs[mr as usize];
+        let h =
+            (vpn ^ ((mr as u64) << 52) ^ self.pend_salt).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40;
+        let off = (vpn << 12).wrapping_sub(e.base_va & !0xFFF);
+        h % 100 < self.pend_pct as u64
+            && walk(&self.w.mem, e.root, e.levels_m1, off) == Outcome::NotPresent
+    }
+
     fn inputs(&mut self, ready: bool) -> Inputs {
         let mut i = Inputs {
             axi: self.w.mem.outputs(),
             xrsp_ready: self.rng.gen_range(0..100) < self.rsp_pct,
+            flt_ready: self.rng.gen_range(0..100) < self.flt_pct,
+            plk_pending: self.plk_q.pop_front().unwrap(),
             ..Inputs::default()
         };
         if self.clock < 2 {
@@ -520,8 +596,37 @@ impl Bench {
         if i.inv_all && o.inv_ready {
             self.inv_pending = false;
         }
+        let pend = o.plk.is_some_and(|(mr, vpn)| self.pending(mr, vpn));
+        self.plk_q.push_back(pend);
+        if i.plk_pending {
+            self.pend_hits += 1;
+        }
+        if let Some(f) = self.flt_mon.observe(c, o.flt_valid, i.flt_ready, o.flt) {
+            let n = self.expect_flt.entry(f).or_default();
+            assert!(
+                *n > 0,
+                "clock {c}: fault report {f:x?} that no RNR / STALL answer of a missing page accounts for"
+            );
+            *n -= 1;
+            self.reports += 1;
+        }
         if let (Some((tag, req)), true) = (i.xreq, o.xreq_ready) {
             let answer = translate(&self.w.mrs, self.w.idx_bits, QPS, &self.w.mem, &req);
+            if let Some(p) = answer.fault_page {
+                let index = (req.key >> 8) as usize & ((1 << self.w.idx_bits) - 1);
+                *self
+                    .expect_flt
+                    .entry((
+                        index as u8,
+                        p >> 12,
+                        req.qpn,
+                        req.op,
+                        req.va,
+                        msg_len_of(&req),
+                        mr_end(&self.w.mrs[index]),
+                    ))
+                    .or_default() += 1;
+            }
             self.inflight.insert(
                 tag,
                 InFlight {
@@ -594,7 +699,9 @@ impl Bench {
     }
 
     fn idle(&self) -> bool {
-        self.pending.is_none() && self.inflight.is_empty()
+        self.pending.is_none()
+            && self.inflight.is_empty()
+            && self.expect_flt.values().all(|&n| n == 0)
     }
 }
 
@@ -606,6 +713,10 @@ impl Bench {
             .map(|&(st, n, name)| (name, self.seen.get(&(st, n)).copied().unwrap_or(0), 1))
             .collect();
         bins.push(("answers", self.answered, min_answers));
+        bins.push(("fault reports", self.reports, 1));
+        if self.pend_pct > 0 {
+            bins.push(("pending-page lookups", self.pend_hits, 1));
+        }
         bins
     }
 }
@@ -627,8 +738,9 @@ fn run(b: &mut Bench, be: &mut Backend, clocks: u64, min_answers: u64, drain: u6
     while !b.idle() {
         assert!(
             b.clock < end,
-            "deadlock: {} requests unanswered {drain} clocks after the last one was sent",
-            b.inflight.len()
+            "deadlock: {} requests unanswered, fault reports missing {:x?}, {drain} clocks after the last one was sent",
+            b.inflight.len(),
+            b.expect_flt.iter().filter(|(_, &n)| n != 0).collect::<Vec<_>>()
         );
         let i = b.inputs(ready);
         let o = be.settle(&i);
@@ -636,8 +748,8 @@ fn run(b: &mut Bench, be: &mut Backend, clocks: u64, min_answers: u64, drain: u6
         be.tick();
     }
     println!(
-        "{} clocks: sent {}, answered {}; (status, beats) -> count: {:?}",
-        b.clock, b.sent, b.answered, b.seen
+        "{} clocks: sent {}, answered {}, fault reports {}, pending lookups answered pending {}; (status, beats) -> count: {:?}",
+        b.clock, b.sent, b.answered, b.reports, b.pend_hits, b.seen
     );
 }
 
@@ -648,6 +760,8 @@ fn small_translator_matches_reference_on_verilog_random_long() {
     let w = covering_world(&mut rng, 3, MemConfig::random(1, 500, seed ^ 1));
     let mut be = Backend::verilated(Small::new(QPS as usize), "translator_small");
     let mut b = Bench::new(rng, w, 60, 70, 20_000);
+    b.pend_pct = 50;
+    b.pend_salt = seed;
     run(&mut b, &mut be, 1_000_000, 2_000, 200_000);
 }
 
@@ -658,6 +772,8 @@ fn full_translator_matches_reference_on_verilog_random() {
     let w = covering_world(&mut rng, 8, MemConfig::random(1, 200, seed ^ 1));
     let mut be = Backend::verilated(Full::new(QPS as usize), "translator_full");
     let mut b = Bench::new(rng, w, 80, 80, 0);
+    b.pend_pct = 50;
+    b.pend_salt = seed;
     run(&mut b, &mut be, 200_000, 10_000, 100_000);
 }
 
@@ -667,6 +783,8 @@ fn small_translator_verilog_matches_rust_hdl_in_random_lockstep() {
     let mut rng = StdRng::seed_from_u64(seed);
     let w = covering_world(&mut rng, 3, MemConfig::random(1, 30, seed ^ 1));
     let mut b = Bench::new(rng, w, 60, 70, 1_500);
+    b.pend_pct = 50;
+    b.pend_salt = seed;
     run(&mut b, &mut Backend::lockstep(), 4_000, 300, 20_000);
 }
 
@@ -690,11 +808,32 @@ fn translator_verilog_passes_yosys_and_verilator_lint_small_and_full() {
 /// its beats `(status, pa, seg_len, last)`, checking each answer against the
 /// reference model too.
 fn answers(w: &mut World, reqs: &[Req]) -> Vec<Vec<(u8, u64, u64, bool)>> {
+    answers_with(w, reqs, &|_, _| false).0
+}
+
+/// A directed run's answers (as [`answers`]), the fault reports in order
+/// and the addresses of the page-table reads, with `pending(mr, vpn)`
+/// answering the translator's pending lookups.
+type Directed = (Vec<Vec<(u8, u64, u64, bool)>>, Vec<Flt>, Vec<u64>);
+
+fn answers_with(w: &mut World, reqs: &[Req], pending: &dyn Fn(u8, u64) -> bool) -> Directed {
     let mut be = Backend::verilated(Small::new(QPS as usize), "translator_small");
+    let mut plk_q: VecDeque<bool> = VecDeque::from(vec![false; 3]);
+    let mut reports = Vec::new();
+    let mut reads = Vec::new();
     let mut clock = 0u64;
     let mut step = |w: &mut World, i: &mut Inputs| -> Outputs {
         i.axi = w.mem.outputs();
+        i.plk_pending = plk_q.pop_front().unwrap();
+        i.flt_ready = true;
         let o = be.settle(i);
+        plk_q.push_back(o.plk.is_some_and(|(mr, vpn)| pending(mr, vpn)));
+        if o.flt_valid {
+            reports.push(o.flt);
+        }
+        if let (Some(a), true) = (o.ar, i.axi.arready) {
+            reads.push(a.addr);
+        }
         w.mem.edge(&MasterOut {
             ar: o.ar,
             rready: o.rready,
@@ -734,6 +873,7 @@ fn answers(w: &mut World, reqs: &[Req]) -> Vec<Vec<(u8, u64, u64, bool)>> {
             let mut i = Inputs {
                 xreq: (!sent).then_some((7, *r)),
                 xrsp_ready: true,
+                flt_ready: true,
                 ..Inputs::default()
             };
             let o = step(w, &mut i);
@@ -754,11 +894,16 @@ fn answers(w: &mut World, reqs: &[Req]) -> Vec<Vec<(u8, u64, u64, bool)>> {
             } else {
                 Vec::new()
             },
+            // Reports are checked by the random benches.
+            fault_page: expect.fault_page,
         };
         assert_eq!(got, expect, "{r:x?}");
         out.push(beats);
     }
-    out
+    for _ in 0..20 {
+        step(w, &mut Inputs::default());
+    }
+    (out, reports, reads)
 }
 
 /// A mapping: `(off, size, frame, writable)`.
@@ -874,6 +1019,64 @@ fn translation_splits_at_page_boundaries_of_every_size_and_not_inside_huge_pages
             (status::OK, pa(0x80_0000, 0), 64, true)
         ]
     );
+}
+
+#[test]
+fn a_pending_page_is_answered_at_once_without_a_walk_and_every_fault_is_reported() {
+    use PageSize::*;
+    let base = 0x10_0000u64;
+    // Pages 0 and 3 mapped; 1 and 2 missing, 1 pending in the fault queue.
+    let mut w = world_with(vec![(
+        mr(base, 0x4000, 1),
+        vec![(0, Size4K, 0x500, true), (0x3000, Size4K, 0x503, true)],
+    )]);
+    let root = w.mrs[0].root << 12;
+    let vpn1 = (base >> 12) + 1;
+    let remote_write = Req {
+        op: op::REMOTE_WRITE,
+        ..local_read(0, base + 0x1100, 64)
+    };
+    let reqs = [
+        local_read(0, base + 0x1008, 16),
+        remote_write,
+        // Crosses from page 0 into the pending page 1: the report names B.
+        local_read(0, base + 0xFF0, 32),
+        // Page 2 is missing but not pending: walked, then reported.
+        local_read(0, base + 0x2000, 8),
+        // Page 3: a hit after its walk, no report.
+        local_read(0, base + 0x3000, 8),
+    ];
+    let (a, reports, reads) = answers_with(&mut w, &reqs, &|mr, vpn| mr == 0 && vpn == vpn1);
+    let st: Vec<u8> = a.iter().map(|b| b[0].0).collect();
+    assert_eq!(
+        st,
+        [
+            status::STALL,
+            status::RNR,
+            status::STALL,
+            status::STALL,
+            status::OK
+        ]
+    );
+    let end = base + 0x4000;
+    let flt = |r: &Req, vpn: u64| (0u8, vpn, r.qpn, r.op, r.va, msg_len_of(r), end);
+    assert_eq!(
+        reports,
+        vec![
+            flt(&reqs[0], vpn1),
+            flt(&reqs[1], vpn1),
+            flt(&reqs[2], vpn1),
+            flt(&reqs[3], vpn1 + 1),
+        ],
+        "one report per RNR / STALL of a missing page, in answer order"
+    );
+    assert!(
+        !reads.contains(&(root + 8)),
+        "the pending page's PTE was read: {reads:x?}"
+    );
+    for pte in [root, root + 16, root + 24] {
+        assert!(reads.contains(&pte), "PTE {pte:#x} not read: {reads:x?}");
+    }
 }
 
 #[test]

@@ -7,9 +7,17 @@ use crate::common::interfaces::{MrStateOut, MrWriteOut};
 use crate::control::regmap::op;
 
 /// Op codes (the register map's [`op`]) of commands whose blocks are not
-/// built yet: MR_SUSPEND, MR_RESUME, INVALIDATE, PREFETCH, RESUME_FAULT,
-/// QP_RESET, QP_RNR_TIMER.
-pub const OPS_PLANNED: std::ops::RangeInclusive<u8> = op::MR_SUSPEND..=op::QP_RNR_TIMER;
+/// built yet, answered [`RES_NOT_BUILT`]. RESUME_FAULT, between them in the
+/// op space, is built (on the fault queue's RESUME port), so this is a list
+/// and not a range.
+pub const OPS_PLANNED: &[u8] = &[
+    op::MR_SUSPEND,
+    op::MR_RESUME,
+    op::INVALIDATE,
+    op::PREFETCH,
+    op::QP_RESET,
+    op::QP_RNR_TIMER,
+];
 
 /// Result: the command was carried out.
 pub const RES_OK: u64 = 0;
@@ -25,6 +33,11 @@ pub const RES_BAD_FIELD: u64 = 4;
 pub const RES_RANGE_WRAPS: u64 = 5;
 /// Result: the root table address is not 4 KiB aligned.
 pub const RES_ROOT_UNALIGNED: u64 = 6;
+/// Result: RESUME_FAULT's token names no fault awaiting its RESUME (the
+/// fault queue answered `res_stale`: no such slot, a slot not POSTED, an
+/// old generation, or token bits 31:16 set); nothing changed. Also sets
+/// `ERROR.RESUME_STALE` (output `err_resume_stale`).
+pub const RES_STALE_TOKEN: u64 = 7;
 
 /// Where a command is.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
@@ -33,6 +46,12 @@ pub enum CmdState {
     Idle,
     /// Holds the command's words; the checks run into `code`.
     Check,
+    /// A good RESUME_FAULT: offers it on `fq_res` until the fault queue
+    /// takes it.
+    Resume,
+    /// The fault queue took the RESUME: waits for its answer (`fq_res_done`
+    /// or `fq_res_stale`), which names the result.
+    ResumeWait,
     /// Writes the MR table (if the command is good) and reports the result.
     Issue,
 }
@@ -47,7 +66,18 @@ pub enum CmdState {
 ///   argument words the op defines (`docs/commands.md`).
 /// - `mr_wr_*`, `mr_st_*`: the MR table's full and state-only write ports
 ///   (one clock each, no backpressure).
+/// - `fq_res_*` (out, stream; `fq_res_ready` in): RESUME_FAULT handed to
+///   the fault queue's `s_res_*`: `fq_res_token` is `CMD_ARG0`,
+///   `fq_res_err` is `CMD_ARG1` bit 0. `fq_res_valid` does not wait for
+///   `fq_res_ready`, and token and flag hold until the handshake.
+/// - `fq_res_done`, `fq_res_stale` (in, pulses): the fault queue's answer
+///   to the RESUME it took (its `res_done` / `res_stale`, one of the two, 3
+///   clocks after the handshake). Read only while a RESUME waits for its
+///   answer; a pulse at any other clock is ignored.
 /// - `res_*`: one clock per command: its op, tag and result code.
+/// - `err_resume_stale` (out, pulse): with `res_valid` of a RESUME_FAULT
+///   answered [`RES_STALE_TOKEN`]; the top routes it to the CSR block's
+///   `err_resume_stale` (`ERROR.RESUME_STALE`).
 ///
 /// # Timing
 ///
@@ -58,10 +88,23 @@ pub enum CmdState {
 /// it is good and pulses `res_valid`. So a command costs three clocks, the
 /// handshake and the result are the same clock (a source that no longer
 /// holds a command knows its result is posted), and a lookup presented
-/// after `res_valid` sees the new entry. `cmd_ready` depends on the state
-/// register only, and every output comes from registers through at most a
-/// few gates. `rst` drops a command in flight (it is not taken, and reports
-/// nothing).
+/// after `res_valid` sees the new entry.
+///
+/// A good RESUME_FAULT instead raises `fq_res_valid` in the clock after the
+/// check (`e + 2`) and holds it until the fault queue takes it, in clock
+/// `h`; the answer comes at `h + 3`, and the command is taken with its
+/// result at `h + 4`. With `fq_res_ready` already high that is seven
+/// clocks from `e` to the result, plus one for each clock `fq_res_ready`
+/// stays low; the fault queue raises it one clock after it sees the valid
+/// at the earliest, and only between faults.
+///
+/// `cmd_ready` depends on the state register only, and every output comes
+/// from registers through at most a few gates. `rst` drops a command in
+/// flight (it is not taken, and reports nothing), one waiting on the fault
+/// queue too: `fq_res_valid` falls with `rst`, so a RESUME not yet taken
+/// is never handed over, while one already taken is the fault queue's to
+/// finish (its answer is ignored); in the core `rst` resets the fault queue
+/// as well, which drops a RESUME it is still checking.
 #[derive(LogicBlock)]
 pub struct CommandUnit<const MR_BITS: usize> {
     /// Clock.
@@ -112,6 +155,25 @@ pub struct CommandUnit<const MR_BITS: usize> {
     pub res_tag: Signal<Out, Bits<8>>,
     /// Result code (`RES_*`).
     pub res_code: Signal<Out, Bits<8>>,
+    /// With `res_valid`: a RESUME_FAULT was answered stale
+    /// ([`RES_STALE_TOKEN`]); sets `ERROR.RESUME_STALE`.
+    pub err_resume_stale: Signal<Out, Bit>,
+
+    /// RESUME valid, to the fault queue's `s_res_valid`.
+    pub fq_res_valid: Signal<Out, Bit>,
+    /// The fault queue's `s_res_ready`: the RESUME is taken.
+    pub fq_res_ready: Signal<In, Bit>,
+    /// The token (`CMD_ARG0`): slot `[7:0]`, generation `[15:8]`, `[31:16]`
+    /// zero, as the fault's event record gives it.
+    pub fq_res_token: Signal<Out, Bits<32>>,
+    /// `CMD_ARG1` bit 0: the driver could not map the page.
+    pub fq_res_err: Signal<Out, Bit>,
+    /// The fault queue's `res_done`: the RESUME it took named a pending
+    /// fault, which it now resolves.
+    pub fq_res_done: Signal<In, Bit>,
+    /// The fault queue's `res_stale`: the RESUME it took named no pending
+    /// fault and changed nothing.
+    pub fq_res_stale: Signal<In, Bit>,
 
     state: DFF<CmdState>,
     op: DFF<Bits<8>>,
@@ -160,6 +222,13 @@ impl<const MR_BITS: usize> CommandUnit<MR_BITS> {
             res_op: Default::default(),
             res_tag: Default::default(),
             res_code: Default::default(),
+            err_resume_stale: Default::default(),
+            fq_res_valid: Default::default(),
+            fq_res_ready: Default::default(),
+            fq_res_token: Default::default(),
+            fq_res_err: Default::default(),
+            fq_res_done: Default::default(),
+            fq_res_stale: Default::default(),
             state: Default::default(),
             op: Default::default(),
             tag: Default::default(),
@@ -217,6 +286,7 @@ impl<const MR_BITS: usize> Logic for CommandUnit<MR_BITS> {
             CmdState::Check => {
                 // The first failing check names the result.
                 self.code.d.next = 0.into(); // = RES_OK
+                self.state.d.next = CmdState::Issue;
                 if self.op.q.val() == 1 {
                     // = op::MR_WRITE
                     if (self.arg0.q.val() & self.index_high_mask.val()).any() {
@@ -237,13 +307,39 @@ impl<const MR_BITS: usize> Logic for CommandUnit<MR_BITS> {
                         // = mr_state::RESERVED
                         self.code.d.next = 4.into(); // = RES_BAD_FIELD
                     }
+                } else if self.op.q.val() == 7 {
+                    // = op::RESUME_FAULT
+                    // The token is the fault queue's to check: only the
+                    // flags word is ours. A refused one never reaches it.
+                    if self.arg1.q.val().get_bits::<31>(1).any() {
+                        self.code.d.next = 4.into(); // = RES_BAD_FIELD
+                    } else {
+                        self.state.d.next = CmdState::Resume;
+                    }
                 } else if (self.op.q.val() >= 3) & (self.op.q.val() <= 9) {
-                    // = op::MR_SUSPEND, op::QP_RNR_TIMER (OPS_PLANNED)
+                    // = op::MR_SUSPEND, op::QP_RNR_TIMER
+                    // OPS_PLANNED: the range less RESUME_FAULT, caught above.
                     self.code.d.next = 2.into(); // = RES_NOT_BUILT
                 } else {
                     self.code.d.next = 1.into(); // = RES_UNKNOWN_OP
                 }
-                self.state.d.next = CmdState::Issue;
+            }
+            CmdState::Resume => {
+                // `fq_res_valid` (below) is this state: up without waiting
+                // for `fq_res_ready`, token and flag from the held words.
+                if self.fq_res_ready.val() {
+                    self.state.d.next = CmdState::ResumeWait;
+                }
+            }
+            CmdState::ResumeWait => {
+                // Exactly one answer comes per RESUME taken; `code` still
+                // holds RES_OK from the check.
+                if self.fq_res_stale.val() {
+                    self.code.d.next = 7.into(); // = RES_STALE_TOKEN
+                    self.state.d.next = CmdState::Issue;
+                } else if self.fq_res_done.val() {
+                    self.state.d.next = CmdState::Issue;
+                }
             }
             CmdState::Issue => {
                 // Take the command: the handshake and the result come
@@ -283,5 +379,15 @@ impl<const MR_BITS: usize> Logic for CommandUnit<MR_BITS> {
         self.res_op.next = self.op.q.val();
         self.res_tag.next = self.tag.q.val();
         self.res_code.next = self.code.q.val();
+        // Only a RESUME_FAULT answered stale holds this code.
+        self.err_resume_stale.next = (self.code.q.val() == 7) // = RES_STALE_TOKEN
+            & (self.state.q.val() == CmdState::Issue)
+            & !self.rst.val();
+
+        // The RESUME port: with `rst` low, so that a RESUME dropped by
+        // `rst` is never half handed over.
+        self.fq_res_valid.next = (self.state.q.val() == CmdState::Resume) & !self.rst.val();
+        self.fq_res_token.next = self.arg0.q.val();
+        self.fq_res_err.next = self.arg1.q.val().get_bit(0);
     }
 }

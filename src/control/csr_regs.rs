@@ -41,9 +41,9 @@ pub struct CsrRegs {
     pub err_bad_cmd: Signal<In, Bit>,
     /// One-clock pulse: sets ERROR.WALK_FATAL (A request was answered FATAL: its page-table walk got an AXI error response or read a reserved PTE.)
     pub err_walk_fatal: Signal<In, Bit>,
-    /// One-clock pulse: sets ERROR.EVENT_WRITE_ERR (An event-ring write got an AXI error response (planned: fault path).)
+    /// One-clock pulse: sets ERROR.EVENT_WRITE_ERR (An event-ring write got an AXI error response: that record did not land (docs/events.md, Errors).)
     pub err_event_write_err: Signal<In, Bit>,
-    /// One-clock pulse: sets ERROR.RESUME_STALE (RESUME_FAULT named a token that is not pending (planned: fault path).)
+    /// One-clock pulse: sets ERROR.RESUME_STALE (A RESUME_FAULT named no fault awaiting its RESUME (the fault queue found the token stale: no such slot, a slot not yet posted or already resolved, an old generation, or bits 31:16 set); the command changed nothing and finished with result STALE_TOKEN (7).)
     pub err_resume_stale: Signal<In, Bit>,
     /// ERROR_INFO.OP, captured when err_bad_cmd is high: Op of the last refused command.
     pub err_bad_cmd_op: Signal<In, Bits<8>>,

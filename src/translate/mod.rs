@@ -76,6 +76,23 @@ pub struct MrCheck {
     /// The MR's page-table root frame and `levels - 1`.
     pub root: Bits<52>,
     pub lvl: Bits<2>,
+    /// The MR's end, `min(base_va + length, 2^64 - 1)`: the fault report's
+    /// bound for the prefetch hint.
+    pub end: Bits<64>,
+}
+
+/// A fault report, as queued for the fault queue (`m_flt_*`): the page that
+/// is missing or pending, and what the fault queue needs for its wait lists
+/// and its prefetch hint.
+#[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
+pub struct FltRec {
+    pub mr: Bits<8>,
+    pub vpn: Bits<52>,
+    pub qpn: Bits<24>,
+    pub op: Bits<2>,
+    pub va: Bits<64>,
+    pub msg_len: Bits<32>,
+    pub end: Bits<64>,
 }
 
 /// A whole response (one or two beats), as queued for the output.
@@ -97,6 +114,11 @@ pub struct XRsp {
 /// Output FIFO: 8 responses; a lookup issues only while 6 are free, which
 /// covers every lookup in flight (c1 to c5 and the one issuing).
 type OutFifo = RegFifo<XRsp, 8, 3, 4>;
+
+/// Fault-report FIFO: 4 reports. A decision answers RNR / STALL for a
+/// missing or pending page only while the FIFO has room for its report
+/// (counting the one in c6); otherwise the request parks and replays.
+type FltFifo = RegFifo<FltRec, 4, 2, 3>;
 
 /// The translation path. Parameters:
 ///
@@ -157,10 +179,44 @@ pub struct Translator<
     /// coalesced onto a walk of the same page).
     pub mon_walk: Signal<Out, Bit>,
 
+    /// Pending-fault lookup, to the fault queue's `lk_*`: the MR index and
+    /// the 4 KiB page number (`va >> 12`) of the lookup at c2, every lookup.
+    pub m_plk_valid: Signal<Out, Bit>,
+    /// Pending-fault lookup: MR index (8 bits whatever `MR_BITS`).
+    pub m_plk_mr: Signal<Out, Bits<8>>,
+    /// Pending-fault lookup: 4 KiB page number.
+    pub m_plk_vpn: Signal<Out, Bits<52>>,
+    /// The fault queue's answer to the lookup of three clocks before (it
+    /// reaches the decision at c5): the page is pending. Tie low without a
+    /// fault queue.
+    pub plk_pending: Signal<In, Bit>,
+
+    /// Fault reports (stream), to the fault queue's `s_flt_*`: one for every
+    /// RNR / STALL answer of a missing or pending page, pushed the clock
+    /// after the decision.
+    pub m_flt_valid: Signal<Out, Bit>,
+    /// Fault reports: ready.
+    pub m_flt_ready: Signal<In, Bit>,
+    /// Fault report: MR index.
+    pub m_flt_mr: Signal<Out, Bits<8>>,
+    /// Fault report: the faulting 4 KiB page (`va >> 12`).
+    pub m_flt_vpn: Signal<Out, Bits<52>>,
+    /// Fault report: the request's QPN.
+    pub m_flt_qpn: Signal<Out, Bits<24>>,
+    /// Fault report: the request's op.
+    pub m_flt_op: Signal<Out, Bits<2>>,
+    /// Fault report: the request's `va`.
+    pub m_flt_va: Signal<Out, Bits<64>>,
+    /// Fault report: the request's `msg_len`.
+    pub m_flt_msg_len: Signal<Out, Bits<32>>,
+    /// Fault report: the MR's end, `min(base_va + length, 2^64 - 1)`.
+    pub m_flt_mr_hi: Signal<Out, Bits<64>>,
+
     mr: MrTable<MR_BITS>,
     tlb: Tlb<SET_BITS, MR_BITS, HUGE>,
     walker: Walker<WALKS>,
     out_fifo: OutFifo,
+    flt_fifo: FltFifo,
     qps: Constant<Bits<25>>,
     slots_total: Constant<Bits<CNT_BITS>>,
 
@@ -180,6 +236,9 @@ pub struct Translator<
     sl_forced: [DFF<Bits<3>>; SLOTS],
     sl_write: [DFF<Bit>; SLOTS],
     sl_remote: [DFF<Bit>; SLOTS],
+    // The slot's walk is for the request's second page (B): a Forced
+    // answer reports that page.
+    sl_wb: [DFF<Bit>; SLOTS],
     sl_pred_valid: [DFF<Bit>; SLOTS],
     sl_pred: [DFF<Bits<SLOT_BITS>>; SLOTS],
     sl_has_succ: [DFF<Bit>; SLOTS],
@@ -212,6 +271,8 @@ pub struct Translator<
     ha_ppn: DFF<Bits<52>>,
     ha_size: DFF<Bits<2>>,
     ha_w: DFF<Bit>,
+    // A's page is pending in the fault queue.
+    ha_pend: DFF<Bit>,
     // The A half's beat lengths, for the decision at B: covered by A's
     // page (one beat), else A's and B's lengths.
     ha_cov: DFF<Bit>,
@@ -238,6 +299,7 @@ pub struct Translator<
     c5_fwd_slot: DFF<Bits<SLOT_BITS>>,
     c5_fv: DFF<Bit>,
     c5_forced: DFF<Bits<3>>,
+    c5_fb: DFF<Bit>,
     c5_qbad: DFF<Bit>,
     c5_cov: DFF<Bits<3>>,
     c5_l0_4k: DFF<Bits<13>>,
@@ -251,6 +313,7 @@ pub struct Translator<
     c6_alloc: DFF<Bit>,
     c6_free: DFF<Bit>,
     c6_need_walk: DFF<Bit>,
+    c6_walk_b: DFF<Bit>,
     c6_slot: DFF<Bits<SLOT_BITS>>,
     c6_qpn: DFF<Bits<24>>,
     c6_write: DFF<Bit>,
@@ -263,6 +326,13 @@ pub struct Translator<
     c6_root: DFF<Bits<52>>,
     c6_lvl: DFF<Bits<2>>,
     c6_mr: DFF<Bits<8>>,
+    // The decision's fault report: pushed into `flt_fifo` at c6 (`c6_fb`:
+    // the page is the request's second one), and a Forced replay that
+    // could not report and keeps its slot Forced (`c6_keep`).
+    c6_report: DFF<Bit>,
+    c6_fb: DFF<Bit>,
+    c6_end: DFF<Bits<64>>,
+    c6_keep: DFF<Bit>,
     // Slots taken, for the free-slot search: set by the decision at c5 (the
     // clock it allocates, as the search needs), cleared by the commit of a
     // free at c6.
@@ -336,6 +406,10 @@ pub struct Translator<
     c0_key: Signal<Local, Bits<32>>,
     c0_rva: Signal<Local, Bits<64>>,
     s1_key: Signal<Local, Bits<32>>,
+    s2_rq: Signal<Local, XReq>,
+    s2_key: Signal<Local, Bits<32>>,
+    c6_rq: Signal<Local, XReq>,
+    f_rec: Signal<Local, FltRec>,
     c0_end: Signal<Local, Bits<14>>,
     c0_cross: Signal<Local, Bit>,
     s1_page: Signal<Local, Bits<64>>,
@@ -410,6 +484,11 @@ pub struct Translator<
     d_forced_valid: Signal<Local, Bit>,
     d_forced: Signal<Local, Bits<3>>,
     d_fault: Signal<Local, Bits<3>>,
+    d_a_pend: Signal<Local, Bit>,
+    d_room: Signal<Local, Bit>,
+    d_report: Signal<Local, Bit>,
+    d_fb: Signal<Local, Bit>,
+    d_keep: Signal<Local, Bit>,
     d_respond: Signal<Local, Bit>,
     d_park: Signal<Local, Bit>,
     d_need_walk: Signal<Local, Bit>,
@@ -474,10 +553,24 @@ impl<
             mon_tlb_hit: Default::default(),
             mon_tlb_miss: Default::default(),
             mon_walk: Default::default(),
+            m_plk_valid: Default::default(),
+            m_plk_mr: Default::default(),
+            m_plk_vpn: Default::default(),
+            plk_pending: Default::default(),
+            m_flt_valid: Default::default(),
+            m_flt_ready: Default::default(),
+            m_flt_mr: Default::default(),
+            m_flt_vpn: Default::default(),
+            m_flt_qpn: Default::default(),
+            m_flt_op: Default::default(),
+            m_flt_va: Default::default(),
+            m_flt_msg_len: Default::default(),
+            m_flt_mr_hi: Default::default(),
             mr: Default::default(),
             tlb: Default::default(),
             walker: Default::default(),
             out_fifo: Default::default(),
+            flt_fifo: Default::default(),
             qps: Constant::new((qps as u64).into()),
             slots_total: Constant::new((SLOTS as u64).into()),
             payload: Default::default(),
@@ -493,6 +586,7 @@ impl<
             sl_forced: std::array::from_fn(|_| Default::default()),
             sl_write: std::array::from_fn(|_| Default::default()),
             sl_remote: std::array::from_fn(|_| Default::default()),
+            sl_wb: std::array::from_fn(|_| Default::default()),
             sl_pred_valid: std::array::from_fn(|_| Default::default()),
             sl_pred: std::array::from_fn(|_| Default::default()),
             sl_has_succ: std::array::from_fn(|_| Default::default()),
@@ -519,6 +613,7 @@ impl<
             ha_ppn: Default::default(),
             ha_size: Default::default(),
             ha_w: Default::default(),
+            ha_pend: Default::default(),
             ha_cov: Default::default(),
             ha_len0: Default::default(),
             ha_len1: Default::default(),
@@ -532,6 +627,7 @@ impl<
             c5_fwd_slot: Default::default(),
             c5_fv: Default::default(),
             c5_forced: Default::default(),
+            c5_fb: Default::default(),
             c5_qbad: Default::default(),
             c5_cov: Default::default(),
             c5_l0_4k: Default::default(),
@@ -541,6 +637,7 @@ impl<
             c6_alloc: Default::default(),
             c6_free: Default::default(),
             c6_need_walk: Default::default(),
+            c6_walk_b: Default::default(),
             c6_slot: Default::default(),
             c6_qpn: Default::default(),
             c6_write: Default::default(),
@@ -553,6 +650,10 @@ impl<
             c6_root: Default::default(),
             c6_lvl: Default::default(),
             c6_mr: Default::default(),
+            c6_report: Default::default(),
+            c6_fb: Default::default(),
+            c6_end: Default::default(),
+            c6_keep: Default::default(),
             alloc_vec: Default::default(),
             rp_vec: Default::default(),
             rp1_valid: Default::default(),
@@ -601,6 +702,10 @@ impl<
             c0_key: Default::default(),
             c0_rva: Default::default(),
             s1_key: Default::default(),
+            s2_rq: Default::default(),
+            s2_key: Default::default(),
+            c6_rq: Default::default(),
+            f_rec: Default::default(),
             c0_end: Default::default(),
             c0_cross: Default::default(),
             s1_page: Default::default(),
@@ -673,6 +778,11 @@ impl<
             d_forced_valid: Default::default(),
             d_forced: Default::default(),
             d_fault: Default::default(),
+            d_a_pend: Default::default(),
+            d_room: Default::default(),
+            d_report: Default::default(),
+            d_fb: Default::default(),
+            d_keep: Default::default(),
             d_respond: Default::default(),
             d_park: Default::default(),
             d_need_walk: Default::default(),
@@ -723,6 +833,7 @@ impl<
             ha_ppn,
             ha_size,
             ha_w,
+            ha_pend,
             ha_cov,
             ha_len0,
             ha_len1,
@@ -736,6 +847,7 @@ impl<
             c5_fwd_slot,
             c5_fv,
             c5_forced,
+            c5_fb,
             c5_qbad,
             c5_cov,
             c5_l0_4k,
@@ -745,6 +857,7 @@ impl<
             c6_alloc,
             c6_free,
             c6_need_walk,
+            c6_walk_b,
             c6_slot,
             c6_qpn,
             c6_write,
@@ -757,6 +870,10 @@ impl<
             c6_root,
             c6_lvl,
             c6_mr,
+            c6_report,
+            c6_fb,
+            c6_end,
+            c6_keep,
             alloc_vec,
             rp_vec,
             rp1_valid,
@@ -798,6 +915,7 @@ impl<
             self.sl_forced[i].clock.next = self.clock.val();
             self.sl_write[i].clock.next = self.clock.val();
             self.sl_remote[i].clock.next = self.clock.val();
+            self.sl_wb[i].clock.next = self.clock.val();
             self.sl_pred_valid[i].clock.next = self.clock.val();
             self.sl_pred[i].clock.next = self.clock.val();
             self.sl_has_succ[i].clock.next = self.clock.val();
@@ -809,6 +927,7 @@ impl<
             self.sl_forced[i].d.next = self.sl_forced[i].q.val();
             self.sl_write[i].d.next = self.sl_write[i].q.val();
             self.sl_remote[i].d.next = self.sl_remote[i].q.val();
+            self.sl_wb[i].d.next = self.sl_wb[i].q.val();
             self.sl_pred_valid[i].d.next = self.sl_pred_valid[i].q.val();
             self.sl_pred[i].d.next = self.sl_pred[i].q.val();
             self.sl_has_succ[i].d.next = self.sl_has_succ[i].q.val();
@@ -818,7 +937,7 @@ impl<
             self.walk_va[i].clock.next = self.clock.val();
             self.walk_va[i].d.next = self.walk_va[i].q.val();
         }
-        clock!(self, clock, mr, tlb, walker, out_fifo);
+        clock!(self, clock, mr, tlb, walker, out_fifo, flt_fifo);
         self.payload.read_clock.next = self.clock.val();
         self.payload.write_clock.next = self.clock.val();
         self.wi_va.read_clock.next = self.clock.val();
@@ -835,6 +954,7 @@ impl<
         self.tlb.rst.next = self.rst.val();
         self.walker.rst.next = self.rst.val();
         self.out_fifo.rst.next = self.rst.val();
+        self.flt_fifo.rst.next = self.rst.val();
         self.ready.next = self.mr.ready.val() & self.tlb.ready.val();
 
         // ---- MR writes and TLB invalidation pass through ----
@@ -946,6 +1066,13 @@ impl<
         self.tlb.lk_mr.next = self.s1_key.val().get_bits::<MR_BITS>(8);
         self.tlb.lk_va.next = self.s1.q.val().va;
         self.tlb.lk_off.next = self.mr.res_off.val();
+        // The fault queue's pending lookup, from c2's registers: its answer
+        // (three clocks later) meets the decision at c5.
+        self.s2_rq.next = self.s2.q.val().req;
+        self.s2_key.next = self.s2_rq.val().key;
+        self.m_plk_valid.next = self.s2_valid.q.val();
+        self.m_plk_mr.next = bit_cast::<8, MR_BITS>(self.s2_key.val().get_bits::<MR_BITS>(8));
+        self.m_plk_vpn.next = self.s2.q.val().va.get_bits::<52>(12);
 
         // c1 keeps its payload while idle: a delayed B half still reads it.
         self.c0_st.next.replay = self.c0_replay.val();
@@ -971,6 +1098,7 @@ impl<
         self.m3.d.next.off = self.mr.res_off.val();
         self.m3.d.next.root = self.mr.res_root.val();
         self.m3.d.next.lvl = self.mr.res_levels_m1.val();
+        self.m3.d.next.end = self.mr.res_end.val();
         self.m4.d.next = self.m3.q.val();
         self.m5.d.next = self.m4.q.val();
 
@@ -1078,10 +1206,12 @@ impl<
         self.c5_fz_slot.d.next = self.c6_slot.q.val();
         self.c5_fv.d.next = false;
         self.c5_forced.d.next = 0.into();
+        self.c5_fb.d.next = false;
         for i in 0..SLOTS {
             if bit_cast::<SLOT_BITS, 8>(self.s4.q.val().slot).index() == i {
                 self.c5_fv.d.next = self.sl_state[i].q.val() == ParkState::Forced;
                 self.c5_forced.d.next = self.sl_forced[i].q.val();
+                self.c5_fb.d.next = self.sl_wb[i].q.val();
             }
         }
         self.c5_qbad.d.next = bit_cast::<25, 24>(self.s4_rq.val().qpn) >= self.qps.val();
@@ -1153,6 +1283,7 @@ impl<
             self.ha_ppn.d.next = self.tlb.res_ppn.val();
             self.ha_size.d.next = self.tlb.res_size.val();
             self.ha_w.d.next = self.tlb.res_writable.val();
+            self.ha_pend.d.next = self.plk_pending.val();
             self.ha_cov.d.next = self.a_cov.val();
             self.ha_len0.d.next = self.d_req.val().len;
             self.ha_len1.d.next = 0.into();
@@ -1216,6 +1347,18 @@ impl<
         if self.d_remote.val() {
             self.d_fault.next = 1.into(); // = status::RNR
         }
+        // A's page pending in the fault queue (B's is `plk_pending`).
+        self.d_a_pend.next = self.plk_pending.val();
+        if self.s5.q.val().cross {
+            self.d_a_pend.next = self.ha_pend.q.val();
+        }
+        // Room in the fault-report FIFO for this decision's report, the
+        // commit's (c6) counted.
+        self.d_room.next = (self.flt_fifo.count.val() <= 2)
+            | ((self.flt_fifo.count.val() == 3) & (!self.c6_report.q.val()));
+        self.d_report.next = false;
+        self.d_fb.next = false;
+        self.d_keep.next = false;
         self.d_rsp.next.tag = self.d_req.val().tag;
         self.d_rsp.next.status = 0.into(); // = status::OK
         self.d_rsp.next.pa0 = 0.into();
@@ -1239,23 +1382,58 @@ impl<
                 self.d_respond.next = true;
                 self.d_rsp.next.status = 4.into(); // = status::ACCESS_ERR
             } else if self.s5.q.val().replay & self.d_forced_valid.val() {
-                self.d_respond.next = true;
-                self.d_rsp.next.status = self.d_forced.val();
+                if self.d_forced.val() == 5 {
+                    // = status::FATAL
+                    self.d_respond.next = true;
+                    self.d_rsp.next.status = self.d_forced.val();
+                } else if self.d_room.val() {
+                    // RNR / STALL for a missing page: answered and reported
+                    // (the page its walk found missing).
+                    self.d_respond.next = true;
+                    self.d_rsp.next.status = self.d_forced.val();
+                    self.d_report.next = true;
+                    self.d_fb.next = self.c5_fb.q.val();
+                } else {
+                    // No room for its report: stays Forced, replays again.
+                    self.d_park.next = true;
+                    self.d_keep.next = true;
+                }
             } else if self.d_a_status.val() == 1 {
                 // = mr_table::STATUS_SUSPENDED
                 self.d_respond.next = true;
                 self.d_rsp.next.status = self.d_fault.val();
             } else if !self.d_a_ok.val() {
-                self.d_park.next = true;
-                self.d_need_walk.next = true;
+                if !self.d_a_pend.val() {
+                    self.d_park.next = true;
+                    self.d_need_walk.next = true;
+                } else if self.d_room.val() {
+                    // The page is pending in the fault queue: answered at
+                    // once and reported (its QP joins the wait list), no
+                    // walk.
+                    self.d_respond.next = true;
+                    self.d_rsp.next.status = self.d_fault.val();
+                    self.d_report.next = true;
+                } else {
+                    // Pending, no room for the report: waits READY.
+                    self.d_park.next = true;
+                }
             } else if self.d_covered.val() {
                 self.d_respond.next = true;
                 self.d_rsp.next.pa0 = self.d_pa_a.val();
                 self.d_rsp.next.len0 = self.d_len0.val();
             } else if !self.d_b_ok.val() {
-                self.d_park.next = true;
-                self.d_need_walk.next = true;
-                self.d_walk_b.next = true;
+                if !self.plk_pending.val() {
+                    self.d_park.next = true;
+                    self.d_need_walk.next = true;
+                    self.d_walk_b.next = true;
+                } else if self.d_room.val() {
+                    self.d_respond.next = true;
+                    self.d_rsp.next.status = self.d_fault.val();
+                    self.d_report.next = true;
+                    self.d_fb.next = true;
+                } else {
+                    self.d_park.next = true;
+                }
             } else {
                 self.d_respond.next = true;
                 self.d_rsp.next.pa0 = self.d_pa_a.val();
@@ -1267,7 +1445,7 @@ impl<
         }
         self.out_fifo.push.next = self.d_respond.val();
         self.out_fifo.data_in.next = self.d_rsp.val();
-        self.mon_overflow.next = self.out_fifo.overflow.val();
+        self.mon_overflow.next = self.out_fifo.overflow.val() | self.flt_fifo.overflow.val();
 
         // Free slot for a new park: the lowest free slot of the previous
         // clock, or its highest if the previous clock's park took the
@@ -1319,6 +1497,7 @@ impl<
         self.c6_alloc.d.next = self.d_alloc.val();
         self.c6_free.d.next = self.d_free.val();
         self.c6_need_walk.d.next = self.d_need_walk.val();
+        self.c6_walk_b.d.next = self.d_walk_b.val();
         self.c6_slot.d.next = self.d_slot.val();
         self.c6_qpn.d.next = self.d_req.val().qpn;
         self.c6_write.d.next = self.d_write.val();
@@ -1336,6 +1515,31 @@ impl<
         self.c6_root.d.next = self.m5.q.val().root;
         self.c6_lvl.d.next = self.m5.q.val().lvl;
         self.c6_mr.d.next = self.m5.q.val().mr;
+        self.c6_report.d.next = self.d_report.val();
+        self.c6_fb.d.next = self.d_fb.val();
+        self.c6_end.d.next = self.m5.q.val().end;
+        self.c6_keep.d.next = self.d_keep.val();
+        // The fault report, from the commit registers.
+        self.c6_rq.next = self.c6_req.q.val();
+        self.f_rec.next.mr = self.c6_mr.q.val();
+        self.f_rec.next.vpn =
+            self.c6_rq.val().va.get_bits::<52>(12) + bit_cast::<52, 1>(self.c6_fb.q.val().into());
+        self.f_rec.next.qpn = self.c6_rq.val().qpn;
+        self.f_rec.next.op = self.c6_rq.val().op;
+        self.f_rec.next.va = self.c6_rq.val().va;
+        self.f_rec.next.msg_len = self.c6_rq.val().msg_len;
+        self.f_rec.next.end = self.c6_end.q.val();
+        self.flt_fifo.push.next = self.c6_report.q.val();
+        self.flt_fifo.data_in.next = self.f_rec.val();
+        self.m_flt_valid.next = !self.flt_fifo.empty.val();
+        self.m_flt_mr.next = self.flt_fifo.data_out.val().mr;
+        self.m_flt_vpn.next = self.flt_fifo.data_out.val().vpn;
+        self.m_flt_qpn.next = self.flt_fifo.data_out.val().qpn;
+        self.m_flt_op.next = self.flt_fifo.data_out.val().op;
+        self.m_flt_va.next = self.flt_fifo.data_out.val().va;
+        self.m_flt_msg_len.next = self.flt_fifo.data_out.val().msg_len;
+        self.m_flt_mr_hi.next = self.flt_fifo.data_out.val().end;
+        self.flt_fifo.pop.next = (!self.flt_fifo.empty.val()) & self.m_flt_ready.val();
 
         self.wi_va.write_enable.next = self.c6_park.q.val();
         self.wi_off.write_enable.next = self.c6_park.q.val();
@@ -1362,6 +1566,10 @@ impl<
                     self.sl_state[i].d.next = ParkState::Ready;
                     if self.c6_need_walk.q.val() {
                         self.sl_state[i].d.next = ParkState::NeedWalk;
+                        self.sl_wb[i].d.next = self.c6_walk_b.q.val();
+                    }
+                    if self.c6_keep.q.val() {
+                        self.sl_state[i].d.next = ParkState::Forced;
                     }
                     self.sl_in_flight[i].d.next = false;
                 }
@@ -1583,6 +1791,8 @@ impl<
             self.c6_park.d.next = false;
             self.c6_alloc.d.next = false;
             self.c6_free.d.next = false;
+            self.c6_report.d.next = false;
+            self.c6_keep.d.next = false;
             self.alloc_vec.d.next = 0.into();
             self.rp_vec.d.next = 0.into();
             self.wi_busy.d.next = false;

@@ -147,6 +147,10 @@ pub struct MrTable<const IDX_BITS: usize> {
     /// Result stage: the access crosses a 4 KiB boundary,
     /// `(va & 0xFFF) + len > 4096`.
     pub res_cross: Signal<Out, Bit>,
+    /// Result stage: the MR's end, `min(base_va + length, 2^64 - 1)` (an MR
+    /// ending at 2^64 answers `2^64 - 1`); the fault path clamps its
+    /// prefetch hint to it. Valid with OK and SUSPENDED.
+    pub res_end: Signal<Out, Bits<64>>,
 
     // --- storage ---
     /// `base_va[63:12]`.
@@ -208,6 +212,7 @@ pub struct MrTable<const IDX_BITS: usize> {
     root_s2: DFF<Bits<52>>,
     levels_s2: DFF<Bits<2>>,
     cross_s2: DFF<Bit>,
+    end_s2: DFF<Bits<64>>,
 }
 
 impl<const IDX_BITS: usize> MrTable<IDX_BITS> {
@@ -242,6 +247,7 @@ impl<const IDX_BITS: usize> MrTable<IDX_BITS> {
             res_root: Default::default(),
             res_levels_m1: Default::default(),
             res_cross: Default::default(),
+            res_end: Default::default(),
             base_page: Default::default(),
             chk: Default::default(),
             end_lo: Default::default(),
@@ -290,6 +296,7 @@ impl<const IDX_BITS: usize> MrTable<IDX_BITS> {
             root_s2: Default::default(),
             levels_s2: Default::default(),
             cross_s2: Default::default(),
+            end_s2: Default::default(),
         }
     }
 }
@@ -328,7 +335,8 @@ impl<const IDX_BITS: usize> Logic for MrTable<IDX_BITS> {
             off_s2,
             root_s2,
             levels_s2,
-            cross_s2
+            cross_s2,
+            end_s2
         );
         self.base_page.clock.next = self.clock.val();
         self.chk.clock.next = self.clock.val();
@@ -483,6 +491,10 @@ impl<const IDX_BITS: usize> Logic for MrTable<IDX_BITS> {
         self.root_s2.d.next = self.walk.read_data.val().get_bits::<52>(0);
         self.levels_s2.d.next = self.walk.read_data.val().get_bits::<2>(52);
         self.cross_s2.d.next = self.cross_s1.q.val();
+        self.end_s2.d.next = self.m_end_s1.q.val().get_bits::<64>(0);
+        if self.m_end_s1.q.val().get_bit(64) {
+            self.end_s2.d.next = 0xFFFF_FFFF_FFFF_FFFF_u64.into();
+        }
 
         self.res_valid.next = self.valid_s2.q.val();
         self.res_status.next = self.status_s2.q.val();
@@ -491,6 +503,7 @@ impl<const IDX_BITS: usize> Logic for MrTable<IDX_BITS> {
         self.res_root.next = self.root_s2.q.val();
         self.res_levels_m1.next = self.levels_s2.q.val();
         self.res_cross.next = self.cross_s2.q.val();
+        self.res_end.next = self.end_s2.q.val();
     }
 }
 

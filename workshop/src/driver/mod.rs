@@ -3,8 +3,8 @@
 //!
 //! A [`Bus`] is what the driver needs from the machine it runs on: 32-bit
 //! reads and writes of the core's AXI4-Lite registers and 64-bit access to the
-//! host memory the core's AXI4 master reads (page tables; the event ring once
-//! the fault path lands). The system testbench implements it on the simulated
+//! host memory the core's AXI4 master reads and writes (page tables; the
+//! event ring). The system testbench implements it on the simulated
 //! core (every register access clocks the whole simulated system, so traffic
 //! keeps flowing while the driver works); a board front end implements it over
 //! a serial bridge. Everything above the bus is shared: the testbench drives
@@ -13,8 +13,12 @@
 //! What it does today: bring-up ([`Driver::bring_up`]), MR registration with
 //! page-table building ([`Driver::register_mr`], [`Driver::map`],
 //! [`Driver::unmap`]), MR state changes, any command through the doorbell
-//! ([`Driver::command`]), errors and counters. The fault loop, invalidation
-//! and prefetch calls arrive with the blocks that execute them. The register
+//! ([`Driver::command`]), errors and counters, and the fault loop: the event
+//! ring ([`Driver::setup_event_ring`], [`Driver::poll_events`], decoded into
+//! [`Event`]s), RESUME_FAULT ([`Driver::resume_fault`], with
+//! [`Error::StaleToken`] for a stale token) and one pass of the whole loop
+//! for testbenches ([`Driver::service_faults`]). The invalidation and
+//! prefetch calls arrive with the blocks that execute them. The register
 //! offsets and fields come from [`odp_mmu::control::regmap`], the one description of the
 //! register map. `docs/driver.md` is the driver author's guide.
 
@@ -22,6 +26,15 @@ use crate::models::mr_check::MrEntry;
 use crate::models::page_table::{MrTables, PageTableBuilder, WordMemory};
 use odp_mmu::control::regmap::{self, op};
 use odp_mmu::spec::{mr_state, PageSize};
+
+mod events;
+pub use events::{
+    Event, EventRing, FaultAnswer, FaultService, PageFaultEvent, RESUME_FLAGS_ERROR,
+    RES_STALE_TOKEN,
+};
+
+#[cfg(test)]
+mod tests;
 
 /// The machine the driver runs on: the core's registers and host memory.
 pub trait Bus: WordMemory {
@@ -43,6 +56,14 @@ pub enum Error {
     Bus { addr: u16, bresp: u8 },
     /// A command finished with a non-zero result code (`docs/commands.md`).
     Command { op: u8, code: u8 },
+    /// RESUME_FAULT answered STALE_TOKEN ([`RES_STALE_TOKEN`]): `token`
+    /// names no posted fault (already resumed, from before a reset, or never
+    /// written).
+    StaleToken { token: u32 },
+    /// The event ring cannot be set up: `EQ_PROD` reads `prod`, not 0, so
+    /// the ring writer has taken records since the core's reset (the
+    /// register map has no ring reset yet).
+    RingNotReset { prod: u32 },
     /// A poll did not see the awaited state within its bound.
     Timeout { what: &'static str },
     /// An argument the core would refuse, caught before it is sent.
@@ -57,6 +78,15 @@ impl std::fmt::Display for Error {
             Error::Bus { addr, bresp } => write!(f, "write to {addr:#06x} answered BRESP {bresp}"),
             Error::Command { op, code } => {
                 write!(f, "command {op:#04x} finished with result {code}")
+            }
+            Error::StaleToken { token } => {
+                write!(f, "RESUME_FAULT token {token:#010x} is stale")
+            }
+            Error::RingNotReset { prod } => {
+                write!(
+                    f,
+                    "EQ_PROD reads {prod}, not 0: the event ring was not reset"
+                )
             }
             Error::Timeout { what } => write!(f, "timed out waiting for {what}"),
             Error::BadArgument { what } => write!(f, "bad argument: {what}"),
@@ -136,12 +166,13 @@ impl Mr {
 /// Register polls give up after this many reads.
 pub const POLL_LIMIT: u32 = 1_000_000;
 
-/// The driver: a bus plus the page-table frame allocator.
+/// The driver: a bus, the page-table frame allocator and the event ring.
 pub struct Driver<B: Bus> {
     pub bus: B,
     tables: PageTableBuilder,
     caps: Caps,
     next_tag: u8,
+    ring: Option<EventRing>,
 }
 
 impl<B: Bus> Driver<B> {
@@ -157,6 +188,7 @@ impl<B: Bus> Driver<B> {
             tables,
             caps: Caps::default(),
             next_tag: 0,
+            ring: None,
         }
     }
 

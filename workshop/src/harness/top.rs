@@ -5,9 +5,12 @@
 //! [`VerilatedTop::cycle`] runs one clock with the given [`Inputs`]: a
 //! request offered on `s_xreq` (with its RC context), `m_xrsp_ready`, an
 //! `s_done` pulse and the AXI4-Lite master's outputs. The AXI4 read master is
-//! served by [`HostMemory`] and checked by [`AxiMonitor`]; the write
-//! channels are held ready and must stay idle, as must `m_nak` and `m_wake`
-//! (nothing drives them yet: the fault path will).
+//! served by [`HostMemory`] and checked by [`AxiMonitor`], read and write
+//! channels (the event-ring writer's records land in `mem`). `m_wake` is
+//! ready unless [`Inputs::wake_stall`]; every wake taken is queued in
+//! [`VerilatedTop::wakes`], also in the clocks a driver call runs, and `irq`
+//! is kept in [`VerilatedTop::irq`]. `m_nak` must stay idle (the NAK
+//! generator is not composed yet).
 //!
 //! [`write32`] and [`read32`] are the AXI4-Lite master of every simulated
 //! driver bus: whole-clock handshakes (address and data offered together,
@@ -19,7 +22,9 @@
 
 use crate::driver::Bus;
 use crate::harness::verilated::Verilated;
-use crate::models::host_memory::{Addr, AxiMonitor, HostMemory, MasterOut, MemConfig, SlaveOut};
+use crate::models::host_memory::{
+    Addr, AxiMonitor, HostMemory, MasterOut, MemConfig, SlaveOut, WBeat,
+};
 use crate::models::page_table::WordMemory;
 use crate::models::translate_ref::Req;
 use odp_mmu::{DefaultOdpMmu, Params, Preset, SmallOdpMmu};
@@ -60,9 +65,22 @@ ports!(
     m_xrsp_epoch,
     m_nak_valid,
     m_wake_valid,
+    m_wake_qpn,
+    irq,
     m_axi_awvalid,
+    m_axi_awid,
+    m_axi_awaddr,
+    m_axi_awlen,
+    m_axi_awsize,
+    m_axi_awburst,
     m_axi_wvalid,
+    m_axi_wdata,
+    m_axi_wstrb,
+    m_axi_wlast,
     m_axi_bvalid,
+    m_axi_bready,
+    m_axi_bid,
+    m_axi_bresp,
     m_xrsp_valid,
     m_xrsp_ready,
     m_xrsp_tag,
@@ -152,6 +170,8 @@ pub struct Inputs {
     /// An `s_done` pulse with its epoch.
     pub done: Option<u8>,
     pub lite: LiteIn,
+    /// `m_wake_ready` low this clock (it is high otherwise).
+    pub wake_stall: bool,
 }
 
 /// What the core did in one clock.
@@ -234,6 +254,13 @@ pub struct VerilatedTop {
     pub clock: u64,
     /// Read addresses taken on the AXI4 master (page-table reads).
     pub walk_reads: u64,
+    /// Wakes taken on `m_wake`, `(clock, qpn)`, oldest first; the bench
+    /// takes them out.
+    pub wakes: std::collections::VecDeque<(u64, u32)>,
+    /// `irq` in the last clock run.
+    pub irq: bool,
+    /// Write bursts taken on the AXI4 master (event records).
+    pub event_writes: u64,
 }
 
 impl VerilatedTop {
@@ -258,6 +285,9 @@ impl VerilatedTop {
             mon: AxiMonitor::new(),
             clock: 0,
             walk_reads: 0,
+            wakes: Default::default(),
+            irq: false,
+            event_writes: 0,
         };
         top.m.set_idx(top.p.rst, 1);
         top.cycle(&Inputs::default());
@@ -288,7 +318,7 @@ impl VerilatedTop {
         m.set_idx(p.s_done_valid, inp.done.is_some() as u128);
         m.set_idx(p.s_done_epoch, inp.done.unwrap_or(0) as u128);
         m.set_idx(p.m_nak_ready, 1);
-        m.set_idx(p.m_wake_ready, 1);
+        m.set_idx(p.m_wake_ready, !inp.wake_stall as u128);
         let lite = inp.lite;
         m.set_idx(p.s_axil_awvalid, lite.aw.is_some() as u128);
         m.set_idx(p.s_axil_awaddr, lite.aw.unwrap_or(0) as u128);
@@ -306,17 +336,23 @@ impl VerilatedTop {
         m.set_idx(p.m_axi_rdata, s.r.map_or(0, |b| b.data) as u128);
         m.set_idx(p.m_axi_rresp, s.r.map_or(0, |b| b.resp) as u128);
         m.set_idx(p.m_axi_rlast, s.r.map_or(0, |b| b.last as u8) as u128);
-        m.set_idx(p.m_axi_awready, 1);
-        m.set_idx(p.m_axi_wready, 1);
-        m.set_idx(p.m_axi_bvalid, 0);
+        m.set_idx(p.m_axi_awready, s.awready as u128);
+        m.set_idx(p.m_axi_wready, s.wready as u128);
+        m.set_idx(p.m_axi_bvalid, s.b.is_some() as u128);
+        m.set_idx(p.m_axi_bid, s.b.map_or(0, |b| b.id) as u128);
+        m.set_idx(p.m_axi_bresp, s.b.map_or(0, |b| b.resp) as u128);
         m.eval();
         let clock = self.clock;
         assert_eq!(
-            m.get_idx(p.m_axi_awvalid) + m.get_idx(p.m_axi_wvalid) + m.get_idx(p.m_nak_valid),
+            m.get_idx(p.m_nak_valid),
             0,
-            "clock {clock}: nothing writes host memory or sends a NAK yet"
+            "clock {clock}: no NAK yet (the NAK generator is not composed)"
         );
-        assert_eq!(m.get_idx(p.m_wake_valid), 0, "clock {clock}: no wakes yet");
+        if m.get_idx(p.m_wake_valid) == 1 && !inp.wake_stall {
+            self.wakes
+                .push_back((clock, m.get_idx(p.m_wake_qpn) as u32));
+        }
+        self.irq = m.get_idx(p.irq) == 1;
         let accepted = inp.req.is_some() && m.get_idx(p.s_xreq_ready) == 1;
         let offered = (m.get_idx(p.m_xrsp_valid) == 1).then(|| {
             (
@@ -352,14 +388,27 @@ impl VerilatedTop {
             size: m.get_idx(p.m_axi_arsize) as u8,
             burst: m.get_idx(p.m_axi_arburst) as u8,
         });
+        let aw = (m.get_idx(p.m_axi_awvalid) == 1).then(|| Addr {
+            id: m.get_idx(p.m_axi_awid) as u8,
+            addr: m.get_idx(p.m_axi_awaddr) as u64,
+            len: m.get_idx(p.m_axi_awlen) as u8,
+            size: m.get_idx(p.m_axi_awsize) as u8,
+            burst: m.get_idx(p.m_axi_awburst) as u8,
+        });
+        let w = (m.get_idx(p.m_axi_wvalid) == 1).then(|| WBeat {
+            data: m.get_idx(p.m_axi_wdata) as u64,
+            strb: m.get_idx(p.m_axi_wstrb) as u8,
+            last: m.get_idx(p.m_axi_wlast) == 1,
+        });
         let mo = MasterOut {
             ar,
             rready: m.get_idx(p.m_axi_rready) == 1,
-            aw: None,
-            w: None,
-            bready: true,
+            aw,
+            w,
+            bready: m.get_idx(p.m_axi_bready) == 1,
         };
         self.walk_reads += (ar.is_some() && s.arready) as u64;
+        self.event_writes += (aw.is_some() && s.awready) as u64;
         self.mon.check(&mo, &s);
         self.mem.edge(&mo);
         self.m.tick_idx(p.clk);

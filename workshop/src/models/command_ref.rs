@@ -1,5 +1,7 @@
 //! Reference model of the command unit: what one command does, in plain
-//! Rust, from the register-map fields (`docs/commands.md`).
+//! Rust, from the register-map fields (`docs/commands.md`). A RESUME_FAULT
+//! that passes its checks is handed to the fault queue, whose answer names
+//! its result ([`Outcome::Resume`], [`resume_result`]).
 
 use odp_mmu::control::command::*;
 use odp_mmu::control::regmap::op;
@@ -32,12 +34,43 @@ pub struct Effect {
     pub state: u8,
 }
 
+/// The RESUME a good RESUME_FAULT hands to the fault queue (`s_res_token`,
+/// `s_res_err`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Resume {
+    /// `CMD_ARG0`, passed as is: the fault queue checks it.
+    pub token: u32,
+    /// `CMD_ARG1` bit 0: the driver could not map the page.
+    pub err: bool,
+}
+
+/// What a command does once checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Finished by the unit: the result code and the MR table write, if any.
+    Done(u8, Option<Effect>),
+    /// A good RESUME_FAULT: handed to the fault queue; its answer gives the
+    /// result ([`resume_result`]).
+    Resume(Resume),
+}
+
+/// Result code of a RESUME_FAULT the fault queue answered: `res_stale`
+/// (`stale`) or `res_done`.
+pub fn resume_result(stale: bool) -> u8 {
+    if stale {
+        RES_STALE_TOKEN as u8
+    } else {
+        RES_OK as u8
+    }
+}
+
 fn word64(lo: u32, hi: u32) -> u64 {
     lo as u64 | (hi as u64) << 32
 }
 
-/// Result code and MR table write of `c` on a table of 2^`mr_bits` MRs.
-pub fn execute(c: &Command, mr_bits: u32) -> (u8, Option<Effect>) {
+/// What `c` does on a table of 2^`mr_bits` MRs: its result code and MR
+/// table write, or the RESUME it hands to the fault queue.
+pub fn execute(c: &Command, mr_bits: u32) -> Outcome {
     let a = &c.args;
     let index_ok = (a[0] as u64) < 1 << mr_bits;
     let code = if c.op == op::MR_WRITE {
@@ -64,7 +97,7 @@ pub fn execute(c: &Command, mr_bits: u32) -> (u8, Option<Effect>) {
                 levels_m1: (a[1] >> 12) as u8 & 3,
                 state: (a[1] >> 16) as u8 & 3,
             };
-            return (RES_OK as u8, Some(e));
+            return Outcome::Done(RES_OK as u8, Some(e));
         }
     } else if c.op == op::MR_SET_STATE {
         if !index_ok {
@@ -77,12 +110,22 @@ pub fn execute(c: &Command, mr_bits: u32) -> (u8, Option<Effect>) {
                 state: a[1] as u8 & 3,
                 ..Effect::default()
             };
-            return (RES_OK as u8, Some(e));
+            return Outcome::Done(RES_OK as u8, Some(e));
+        }
+    } else if c.op == op::RESUME_FAULT {
+        // Bit 0 is the error flag; the others are reserved.
+        if a[1] & !1 != 0 {
+            RES_BAD_FIELD
+        } else {
+            return Outcome::Resume(Resume {
+                token: a[0],
+                err: a[1] & 1 != 0,
+            });
         }
     } else if OPS_PLANNED.contains(&c.op) {
         RES_NOT_BUILT
     } else {
         RES_UNKNOWN_OP
     };
-    (code as u8, None)
+    Outcome::Done(code as u8, None)
 }

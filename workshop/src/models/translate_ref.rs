@@ -25,6 +25,10 @@ pub struct Req {
 pub struct Answer {
     pub status: u8,
     pub beats: Vec<(u64, u64)>,
+    /// For RNR / STALL of a missing page (not of a suspended MR): the VA of
+    /// the 4 KiB page that faulted, which the translator reports to the
+    /// fault queue with the answer.
+    pub fault_page: Option<u64>,
 }
 
 impl Answer {
@@ -32,6 +36,15 @@ impl Answer {
         Self {
             status,
             beats: Vec::new(),
+            fault_page: None,
+        }
+    }
+
+    fn fault(status: u8, page_va: u64) -> Self {
+        Self {
+            status,
+            beats: Vec::new(),
+            fault_page: (status != FATAL).then_some(page_va & !0xFFF),
         }
     }
 }
@@ -54,6 +67,12 @@ fn page(mem: &HostMemory, e: &MrEntry, off: u64, write: bool, fault: u8) -> Resu
             Ok(((ppn << 12).wrapping_add(within), size.bytes() - within))
         }
     }
+}
+
+/// The MR's end as the MR table reports it with a verdict:
+/// `min(base_va + length, 2^64 - 1)`.
+pub fn mr_end(e: &MrEntry) -> u64 {
+    e.base_va.saturating_add(e.length)
 }
 
 /// The answer to `req` for a table of `2^idx_bits` entries `mrs` and `qps`
@@ -84,20 +103,22 @@ pub fn translate(mrs: &[MrEntry], idx_bits: u32, qps: u32, mem: &HostMemory, req
     let len = req.len as u64;
     let (pa_a, rem_a) = match page(mem, e, verdict.off, write, fault) {
         Ok(p) => p,
-        Err(s) => return Answer::status(s),
+        Err(s) => return Answer::fault(s, req.va),
     };
     if len <= rem_a {
         return Answer {
             status: OK,
             beats: vec![(pa_a, len)],
+            fault_page: None,
         };
     }
     let (pa_b, _) = match page(mem, e, verdict.off.wrapping_add(rem_a), write, fault) {
         Ok(p) => p,
-        Err(s) => return Answer::status(s),
+        Err(s) => return Answer::fault(s, req.va.wrapping_add(rem_a)),
     };
     Answer {
         status: OK,
         beats: vec![(pa_a, rem_a), (pa_b, len - rem_a)],
+        fault_page: None,
     }
 }

@@ -82,7 +82,7 @@
 #define ODP_MMU_ERROR_INFO_CODE_SHIFT 8u
 #define ODP_MMU_ERROR_INFO_CODE_MASK 0x0000FF00u
 
-/* RNR_TIMER (rw, planned: fault path): RNR timer code of RNR NAKs. */
+/* RNR_TIMER (rw, built): RNR timer code of RNR NAKs. */
 #define ODP_MMU_RNR_TIMER 0x0040u
 #define ODP_MMU_RNR_TIMER_RESET 0x0000000Cu
 #define ODP_MMU_RNR_TIMER_SHIFT 0u
@@ -237,15 +237,15 @@
 #define ODP_MMU_CTR_FAULTS_COALESCED 6u
 #define ODP_MMU_FAULTS_COALESCED_LO 0x0230u
 #define ODP_MMU_FAULTS_COALESCED_HI 0x0234u
-/* RNR_NAKS_FAULT (count, planned: fault path): RNR NAKs sent for a missing page. */
+/* RNR_NAKS_FAULT (count, built): RNR NAKs sent for a missing page. */
 #define ODP_MMU_CTR_RNR_NAKS_FAULT 7u
 #define ODP_MMU_RNR_NAKS_FAULT_LO 0x0238u
 #define ODP_MMU_RNR_NAKS_FAULT_HI 0x023Cu
-/* RNR_NAKS_SUSPENDED (count, planned: fault path): RNR NAKs sent for a suspended MR. */
+/* RNR_NAKS_SUSPENDED (count, built): RNR NAKs sent for a suspended MR. */
 #define ODP_MMU_CTR_RNR_NAKS_SUSPENDED 8u
 #define ODP_MMU_RNR_NAKS_SUSPENDED_LO 0x0240u
 #define ODP_MMU_RNR_NAKS_SUSPENDED_HI 0x0244u
-/* DROPS (count, planned: fault path): Requests answered DROP. */
+/* DROPS (count, built): Requests answered DROP. */
 #define ODP_MMU_CTR_DROPS 9u
 #define ODP_MMU_DROPS_LO 0x0248u
 #define ODP_MMU_DROPS_HI 0x024Cu
@@ -354,13 +354,13 @@
 /*   CMD_ARG1: FLAGS: Flags; bits 31:1 are reserved and must be 0 (else result BAD_FIELD). */
 #define ODP_MMU_RESUME_FAULT_ARG1_ERROR_SHIFT 0u
 #define ODP_MMU_RESUME_FAULT_ARG1_ERROR_MASK 0x00000001u
-/* QP_RESET (planned: fault path): Clears one QP's responder state (NAK'd PSN, stalls). */
+/* QP_RESET (built): Clears one QP's responder state (NAK'd PSN, stalls, error state, RNR timer override). A QPN at or beyond the core's QPs (the QP table of its responder) finishes with result QP_RANGE and changes nothing. */
 #define ODP_MMU_OP_QP_RESET 0x08u
-/*   CMD_ARG0: QPN: Local QP number. */
-/* QP_RNR_TIMER (planned: fault path): Sets one QP's RNR timer code, overriding RNR_TIMER. */
+/*   CMD_ARG0: QPN: Local QP number in bits 23:0; bits 31:24 must be 0 (else result BAD_FIELD). */
+/* QP_RNR_TIMER (built): Sets one QP's RNR timer code, overriding RNR_TIMER, or removes the override. A QPN at or beyond the core's QPs (the QP table of its responder) finishes with result QP_RANGE and changes nothing. */
 #define ODP_MMU_OP_QP_RNR_TIMER 0x09u
-/*   CMD_ARG0: QPN: Local QP number. */
-/*   CMD_ARG1: TIMER: Timer code and override enable. */
+/*   CMD_ARG0: QPN: Local QP number in bits 23:0; bits 31:24 must be 0 (else result BAD_FIELD). */
+/*   CMD_ARG1: TIMER: Timer code and override enable; the other bits are ignored. */
 #define ODP_MMU_QP_RNR_TIMER_ARG1_CODE_SHIFT 0u
 #define ODP_MMU_QP_RNR_TIMER_ARG1_CODE_MASK 0x0000001Fu
 #define ODP_MMU_QP_RNR_TIMER_ARG1_ENABLE_SHIFT 8u

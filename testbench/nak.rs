@@ -596,6 +596,246 @@ fn nak_header_fields_follow_the_ibta_layout() {
     check_header(n[2].hdr, 0x8001, 0xff_ffff, 0x00_0000, 0x20 | 31, 0);
 }
 
+/// One step of a stimulus whose NAKs are framed and decoded: a response
+/// beat with the `pkey` and `rnr_timer` it is taken with and the AETH
+/// syndrome of the NAK it must cause (`None`: no NAK), or a QP command.
+#[derive(Clone, Copy, Debug)]
+enum Wire {
+    B {
+        beat: RspBeat,
+        pkey: u16,
+        timer: u8,
+        nak: Option<u8>,
+    },
+    C(Cmd),
+}
+
+/// What a decoded NAK must carry: `(P_Key, DestQP, PSN, syndrome, MSN)`.
+type WireNak = (u16, u32, u32, u8, u32);
+
+/// The stimulus of the wire test and the NAKs it must cause, in order.
+///
+/// Every RNR timer code, once through `rnr_timer` and once through a QP's
+/// override (with a different global code); ACCESS_ERR and FATAL; a QP in
+/// error; PSNs, MSNs, DestQPs and P_Keys at and around the 24-bit (16-bit)
+/// limits; local QPNs inside and beyond the 16-QP table. An RNR is followed
+/// by its retransmission (OK, no NAK), which ends the QP's wait.
+fn wire_stimulus() -> (Vec<Wire>, Vec<WireNak>) {
+    const PSNS: [u32; 6] = [0xff_ffff, 0, 1, 0x80_0000, 0xff_fffe, 0x7f_ffff];
+    const MSNS: [u32; 5] = [0, 0xff_ffff, 1, 0x80_0000, 0x7f_ffff];
+    const RQPNS: [u32; 7] = [0xff_ffff, 0, 1, 0x80_0000, 0x12_3456, 0x7f_ffff, 0xab_cdef];
+    const PKEYS: [u16; 4] = [0xffff, 0x8001, 0x7fff, 0x8000];
+    const BEYOND: [u32; 3] = [16, 0x80_0000, 0xff_ffff];
+    let mut steps = Vec::new();
+    let mut naks = Vec::new();
+    let mut n = 0usize;
+    // The n-th NAK-causing response: fields from the tables above.
+    let mut respond = |steps: &mut Vec<Wire>, qpn: u32, status: u64, timer: u8, syndrome: u8| {
+        let mut b = beat(qpn, PSNS[n % PSNS.len()], status);
+        b.rqpn = RQPNS[n % RQPNS.len()];
+        b.msn = MSNS[n % MSNS.len()];
+        let pkey = PKEYS[n % PKEYS.len()];
+        n += 1;
+        steps.push(Wire::B {
+            beat: b,
+            pkey,
+            timer,
+            nak: Some(syndrome),
+        });
+        naks.push((pkey, b.rqpn, b.psn, syndrome, b.msn));
+        if status == status::RNR {
+            b.status = OK;
+            steps.push(Wire::B {
+                beat: b,
+                pkey,
+                timer,
+                nak: None,
+            });
+        }
+    };
+    let cmd = |kind: u64, qpn: u32, timer: u8| {
+        Wire::C(Cmd {
+            kind: kind as u8,
+            qpn,
+            timer,
+        })
+    };
+    let rnr = |code: u8| aeth::RNR_NAK as u8 | code;
+    for code in 0..32u8 {
+        let qpn = if code % 4 == 3 {
+            BEYOND[code as usize / 4 % BEYOND.len()]
+        } else {
+            code as u32 % 16
+        };
+        respond(&mut steps, qpn, status::RNR, code, rnr(code));
+    }
+    for code in 0..32u8 {
+        let qpn = code as u32 % 16;
+        steps.push(cmd(qp_cmd::SET_TIMER, qpn, code));
+        respond(&mut steps, qpn, status::RNR, (code + 13) % 32, rnr(code));
+        steps.push(cmd(qp_cmd::CLEAR_TIMER, qpn, 0));
+    }
+    for k in 0..16u32 {
+        let qpn = if k % 4 == 3 {
+            BEYOND[k as usize % 3]
+        } else {
+            k
+        };
+        let (status, syndrome) = if k % 2 == 0 {
+            (status::ACCESS_ERR, aeth::REMOTE_ACCESS_ERR)
+        } else {
+            (status::FATAL, aeth::REMOTE_OP_ERR)
+        };
+        respond(&mut steps, qpn, status, TIMER, syndrome as u8);
+    }
+    steps.push(cmd(qp_cmd::SET_ERROR, 9, 0));
+    respond(&mut steps, 9, status::OK, TIMER, aeth::REMOTE_OP_ERR as u8);
+    let mut retry = match steps.last() {
+        Some(Wire::B { beat, .. }) => *beat,
+        _ => unreachable!(),
+    };
+    retry.status = status::RNR as u8;
+    retry.psn = 0;
+    retry.msn = 0xff_ffff;
+    steps.push(Wire::B {
+        beat: retry,
+        pkey: 0x8001,
+        timer: 5,
+        nak: Some(aeth::REMOTE_OP_ERR as u8),
+    });
+    naks.push((0x8001, retry.rqpn, 0, aeth::REMOTE_OP_ERR as u8, 0xff_ffff));
+    steps.push(cmd(qp_cmd::RESET, 9, 0));
+    (steps, naks)
+}
+
+#[test]
+fn nak_headers_decode_as_roce_v2_in_scapy() {
+    use harness::roce;
+    let (steps, want) = wire_stimulus();
+    let syndromes_in_stimulus: Vec<u8> = steps
+        .iter()
+        .filter_map(|s| match s {
+            Wire::B { nak, .. } => *nak,
+            Wire::C(_) => None,
+        })
+        .collect();
+    assert_eq!(
+        syndromes_in_stimulus,
+        want.iter().map(|w| w.3).collect::<Vec<_>>()
+    );
+    let mut b = Bench::new(Uut::small());
+    let mut next = 0;
+    let mut quiet = 0;
+    while quiet <= 8 {
+        let mut i = Ins {
+            pkey: PKEY,
+            rnr_timer: TIMER,
+            m_rsp_ready: true,
+            m_nak_ready: true,
+            ..Ins::default()
+        };
+        if b.sweep_left == 0 {
+            match steps.get(next) {
+                Some(Wire::B {
+                    beat, pkey, timer, ..
+                }) => {
+                    i.rsp = Some(*beat);
+                    i.pkey = *pkey;
+                    i.rnr_timer = *timer;
+                }
+                Some(Wire::C(c)) => i.cmd = Some(*c),
+                None => {}
+            }
+        }
+        let o = b.step(&i);
+        if (i.rsp.is_some() && o.s_rsp_ready) || (i.cmd.is_some() && o.s_qpcmd_ready) {
+            next += 1;
+        }
+        quiet = if next >= steps.len() && b.drained() {
+            quiet + 1
+        } else {
+            0
+        };
+        assert!(b.clock < 10_000, "stimulus not taken (step {next})");
+    }
+    b.assert_counts();
+    assert_eq!(b.got_nak.len(), want.len(), "NAKs out of the Verilog");
+
+    let packets: Vec<Vec<u8>> = b.got_nak.iter().map(|n| roce::frame_nak(n.hdr)).collect();
+    let got = roce::dissect_naks(&packets).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(got.len(), want.len(), "packets decoded");
+    for (k, (d, &(pkey, dest_qp, psn, syndrome, msn))) in got.iter().zip(&want).enumerate() {
+        let at = format!("packet {k} ({d:?})");
+        assert!(d.has_udp && d.has_bth && d.has_aeth, "{at}: layers");
+        assert_eq!(d.index, k, "{at}: order");
+        assert_eq!(
+            (d.ip_src.as_str(), d.ip_dst.as_str()),
+            ("192.0.2.1", "192.0.2.2"),
+            "{at}: IPv4 addresses"
+        );
+        assert_eq!(
+            (d.ip_proto, d.ip_ttl, d.ip_tos, d.ip_df),
+            (17, roce::TTL, 0, true),
+            "{at}: IPv4 protocol, TTL, TOS, DF"
+        );
+        assert!(d.ip_chksum_ok && d.ip_len_ok, "{at}: IPv4 checksum, length");
+        assert_eq!(
+            (d.udp_sport, d.udp_dport, d.udp_chksum),
+            (roce::UDP_SRC_PORT, roce::ROCE_V2_PORT, 0),
+            "{at}: UDP ports, checksum"
+        );
+        assert!(d.udp_len_ok, "{at}: UDP length");
+        assert_eq!(
+            d.opcode,
+            aeth::BTH_OPCODE_RC_ACK as u8,
+            "{at}: BTH opcode RC Acknowledge"
+        );
+        assert_eq!(
+            (d.solicited, d.migreq, d.padcount, d.tver),
+            (false, false, 0, 0),
+            "{at}: BTH SE, M, PadCnt, TVer"
+        );
+        assert_eq!(
+            (d.fecn, d.becn, d.resv6, d.resv7),
+            (false, false, 0, 0),
+            "{at}: BTH FECN, BECN, reserved"
+        );
+        assert!(!d.ack_req, "{at}: BTH AckReq");
+        assert_eq!(d.pkey, pkey, "{at}: BTH P_Key");
+        assert_eq!(d.dest_qp, dest_qp, "{at}: BTH DestQP");
+        assert_eq!(d.psn, psn, "{at}: BTH PSN");
+        assert_eq!(d.syndrome, syndrome, "{at}: AETH syndrome");
+        assert_eq!(d.msn, msn, "{at}: AETH MSN");
+        assert!(d.icrc_ok, "{at}: ICRC");
+    }
+    // The stimulus reached what it is meant to.
+    let codes: std::collections::BTreeSet<u8> = want
+        .iter()
+        .filter(|w| w.3 & 0xe0 == aeth::RNR_NAK as u8)
+        .map(|w| w.3 & aeth::TIMER_MASK as u8)
+        .collect();
+    assert_eq!(codes.len(), 32, "every RNR timer code");
+    for v in [0xff_ffff, 0, 1, 0x80_0000] {
+        assert!(want.iter().any(|w| w.2 == v), "PSN {v:#x}");
+        assert!(want.iter().any(|w| w.4 == v), "MSN {v:#x}");
+    }
+    for v in [0xff_ffff, 0] {
+        assert!(want.iter().any(|w| w.1 == v), "DestQP {v:#x}");
+    }
+    for v in [0xffff, 0x8001] {
+        assert!(want.iter().any(|w| w.0 == v), "P_Key {v:#x}");
+    }
+    for s in [aeth::REMOTE_ACCESS_ERR, aeth::REMOTE_OP_ERR] {
+        assert!(want.iter().any(|w| w.3 == s as u8), "syndrome {s:#x}");
+    }
+    assert!(b.overrides >= 32, "timer overrides used: {}", b.overrides);
+    println!(
+        "{} NAKs framed as RoCE v2 and decoded by scapy ({} RNR timer codes)",
+        got.len(),
+        codes.len()
+    );
+}
+
 #[test]
 fn nak_back_to_back_responses_of_one_qp_see_each_others_state() {
     // Distances 1, 2 and 3 between beats of one QP, every beat taken in

@@ -142,6 +142,53 @@ struct Env {
     /// STALL answers and wakes per QP.
     stalls_by_qp: HashMap<u32, u64>,
     wakes_by_qp: HashMap<u32, u64>,
+    /// The RC responder discipline (SPEC 5.5), the bench's own: per QP with
+    /// responder state (below `qp_table`), the PSN an RNR answer made it
+    /// wait for, in answer order.
+    waiting: HashMap<u32, u32>,
+    /// QPs with responder state: 2^`QP_BITS` of the preset.
+    qp_table: u32,
+    /// NAKs the answers call for and NAKs taken on `m_nak`, not yet paired.
+    nak_want: VecDeque<Nak>,
+    nak_got: VecDeque<Nak>,
+    /// NAKs paired, and of them RNR NAKs.
+    naks: u64,
+    rnr_naks: u64,
+}
+
+/// A NAK's fields, as the bench expects them or as decoded from `m_nak`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Nak {
+    qpn: u32,
+    rqpn: u32,
+    psn: u32,
+    msn: u32,
+    syndrome: u8,
+}
+
+/// Decodes an RC Acknowledge header (BTH + AETH, byte 0 in bits 127:120)
+/// by the IBTA layout, checking the fields every NAK of the core has fixed:
+/// opcode 0x11, SE/M/PadCnt/TVer 0, P_Key 0xFFFF (the register's reset
+/// value), FECN/BECN/reserved 0, AckReq/reserved 0.
+fn decode_nak(clock: u64, qpn: u32, hdr: u128) -> Nak {
+    let b: [u8; 16] = hdr.to_be_bytes();
+    let be24 = |i: usize| (b[i] as u32) << 16 | (b[i + 1] as u32) << 8 | b[i + 2] as u32;
+    assert_eq!(b[0], 0x11, "clock {clock}: NAK opcode {hdr:#034x}");
+    assert_eq!(b[1], 0, "clock {clock}: NAK SE/M/PadCnt/TVer {hdr:#034x}");
+    assert_eq!(
+        [b[2], b[3]],
+        [0xff, 0xff],
+        "clock {clock}: NAK P_Key {hdr:#034x}"
+    );
+    assert_eq!(b[4], 0, "clock {clock}: NAK FECN/BECN {hdr:#034x}");
+    assert_eq!(b[8], 0, "clock {clock}: NAK AckReq {hdr:#034x}");
+    Nak {
+        qpn,
+        rqpn: be24(5),
+        psn: be24(9),
+        msn: be24(13),
+        syndrome: b[12],
+    }
 }
 
 /// The Verilated core with its environment.
@@ -192,6 +239,15 @@ impl World {
                 faulted_static: HashSet::new(),
                 stalls_by_qp: HashMap::new(),
                 wakes_by_qp: HashMap::new(),
+                waiting: HashMap::new(),
+                qp_table: match odp_mmu::Preset::of(params) {
+                    Some(odp_mmu::Preset::Small) => 64,
+                    _ => 1024,
+                },
+                nak_want: VecDeque::new(),
+                nak_got: VecDeque::new(),
+                naks: 0,
+                rnr_naks: 0,
             },
         }
     }
@@ -230,9 +286,14 @@ impl World {
             done,
             lite,
             wake_stall: e.rng.gen_ratio(1, 4),
+            nak_stall: e.rng.gen_ratio(1, 4),
         });
         while let Some((_, q)) = self.top.wakes.pop_front() {
             *self.env.wakes_by_qp.entry(q).or_default() += 1;
+        }
+        while let Some((c, q, hdr)) = self.top.naks.pop_front() {
+            self.env.nak_got.push_back(decode_nak(c, q, hdr));
+            self.env.pair_naks(c);
         }
         assert!(
             out.lite.b.is_none() || self.lite_w,
@@ -309,12 +370,18 @@ impl Env {
                 self.qps,
                 &self.recent,
             );
+            // Half the requests of a waiting QP carry the PSN it waits for,
+            // as a retransmission does (the rest are DROP).
+            let psn = match self.waiting.get(&req.qpn) {
+                Some(&p) if self.rng.gen() => p,
+                _ => self.rng.gen_range(0..1 << 24),
+            };
             return Some(Offer {
                 tag,
                 src: Src::Random,
                 req,
                 rqpn: self.rng.gen_range(0..1 << 24),
-                psn: self.rng.gen_range(0..1 << 24),
+                psn,
                 msn: self.rng.gen_range(0..1 << 24),
                 msg_len: self.rng.gen(),
             });
@@ -416,6 +483,13 @@ impl Env {
             *self.stalls_by_qp.entry(f.offer.req.qpn).or_default() += 1;
         }
         let req = f.offer.req;
+        if !self.responder(&f, status, now) {
+            if let Src::Msg(i, idx, _) = f.offer.src {
+                *self.msg_answers.entry(status).or_default() += 1;
+                self.reqs[i].answered(idx, false, now);
+            }
+            return;
+        }
         match f.offer.src {
             Src::Random => {
                 let (want, beats) = f.want.unwrap();
@@ -441,6 +515,68 @@ impl Env {
                 self.msg_answer(i, idx, status, &f, now);
             }
         }
+    }
+
+    /// The responder discipline on an answer, in answer order (SPEC 5.5):
+    /// a remote op of a QP waiting for another PSN must be DROP and nothing
+    /// else may be; RNR makes the QP wait, any other answer ends the wait.
+    /// Queues the NAK the answer calls for. False for a DROP (no other
+    /// check applies to it).
+    fn responder(&mut self, f: &InFlight, status: u8, now: u64) -> bool {
+        let req = f.offer.req;
+        let remote = req.op == op::REMOTE_WRITE || req.op == op::REMOTE_READ;
+        let state = remote && req.qpn < self.qp_table;
+        let psn = f.offer.psn;
+        let waits_for = self.waiting.get(&req.qpn).copied().filter(|_| state);
+        let drop = waits_for.is_some_and(|p| p != psn);
+        assert_eq!(
+            status == status::DROP,
+            drop,
+            "clock {now}: QP {} psn {psn:#x} waiting for {waits_for:x?}: status {status}",
+            req.qpn
+        );
+        if drop {
+            return false;
+        }
+        if state {
+            if status == status::RNR {
+                self.waiting.insert(req.qpn, psn);
+            } else {
+                self.waiting.remove(&req.qpn);
+            }
+        }
+        let syndrome = match status {
+            status::RNR => Some(0x20 | odp_mmu::spec::rnr_timer::RESET_CODE as u8),
+            status::ACCESS_ERR => Some(0x62),
+            status::FATAL => Some(0x63),
+            _ => None,
+        };
+        if let Some(syndrome) = syndrome.filter(|_| remote) {
+            self.rnr_naks += (status == status::RNR) as u64;
+            self.nak_want.push_back(Nak {
+                qpn: req.qpn,
+                rqpn: f.offer.rqpn,
+                psn,
+                msn: f.offer.msn,
+                syndrome,
+            });
+            self.pair_naks(now);
+        }
+        true
+    }
+
+    /// Pairs the NAKs expected with those taken, in order.
+    fn pair_naks(&mut self, now: u64) {
+        while !self.nak_want.is_empty() && !self.nak_got.is_empty() {
+            let (want, got) = (self.nak_want.pop_front(), self.nak_got.pop_front());
+            assert_eq!(got, want, "clock {now}: NAK {} in order", self.naks);
+            self.naks += 1;
+        }
+        assert!(
+            self.nak_got.len() <= 64,
+            "clock {now}: NAKs with no answer calling for them: {:x?}",
+            self.nak_got
+        );
     }
 
     /// The isolation and liveness monitors of a message packet's answer.
@@ -1085,6 +1221,29 @@ fn system_run(params: &Params, clocks: u64, seed: u64) -> u64 {
         }
     }
     assert_eq!(drv.counter("FAULTS").unwrap(), faults, "FAULTS");
+    // Every NAK an answer called for came, in order, and no other.
+    for _ in 0..100 {
+        drv.bus.clock_once(LiteIn::default());
+    }
+    let e = &drv.bus.env;
+    assert!(
+        e.nak_want.is_empty() && e.nak_got.is_empty(),
+        "NAKs not paired: expected {:x?}, taken {:x?}",
+        e.nak_want,
+        e.nak_got
+    );
+    let (naks, rnr_naks, drops) = (
+        e.naks,
+        e.rnr_naks,
+        e.seen.get(&status::DROP).copied().unwrap_or(0),
+    );
+    assert_eq!(
+        drv.counter("RNR_NAKS_FAULT").unwrap() + drv.counter("RNR_NAKS_SUSPENDED").unwrap(),
+        rnr_naks,
+        "RNR_NAKS_FAULT + RNR_NAKS_SUSPENDED"
+    );
+    assert_eq!(drv.counter("DROPS").unwrap(), drops, "DROPS");
+    println!("NAKs {naks} (RNR {rnr_naks}), DROP answers {drops}");
     let e = &drv.bus.env;
     let wakes: u64 = e.wakes_by_qp.values().sum();
     for (q, &n) in &e.wakes_by_qp {
@@ -1117,4 +1276,106 @@ fn system_small_core_in_its_environment_random() {
 #[test]
 fn system_default_core_in_its_environment_random() {
     system_runs(&Params::default(), 10, 250_000);
+}
+
+/// RESUME with the error flag puts the QPs that waited on the fault in
+/// error (SPEC section 4): the stalled local QP is woken and its retry is
+/// FATAL (no NAK), the remote QP's retransmission is FATAL with NAK 0x63,
+/// until QP_RESET; a QP's RNR timer override reaches its NAKs; a QPN
+/// beyond the core's QPs is refused. Through the driver library on the
+/// Verilated small core.
+#[test]
+fn system_error_resume_makes_qps_fatal_until_qp_reset() {
+    use odp_mmu_workshop::bench_faults::{core_with, events, map, one, BASE};
+    let (mut drv, mr) = core_with(&Params::small());
+    let va = BASE + 0x3000;
+    let req = |op, qpn| Req {
+        op,
+        qpn,
+        pd: 1,
+        key: 0x5a,
+        va,
+        len: 64,
+    };
+    let (remote, local) = (5, 6);
+    let (st, _) = one(&mut drv, &req(op::REMOTE_WRITE, remote), 0x10, 64);
+    assert_eq!(st, status::RNR);
+    let (st, _) = one(&mut drv, &req(op::LOCAL_WRITE, local), 0, 64);
+    assert_eq!(st, status::STALL);
+    // Another PSN of the waiting remote QP: DROP, no NAK.
+    let (st, _) = one(&mut drv, &req(op::REMOTE_WRITE, remote), 0x11, 64);
+    assert_eq!(st, status::DROP);
+    let ev = events(&mut drv);
+    assert_eq!(ev.len(), 1, "one fault for the page: {ev:x?}");
+    drv.bus.wakes.clear();
+    drv.resume_fault(ev[0].token, true)
+        .expect("RESUME with error");
+    for _ in 0..300 {
+        drv.bus.cycle(&Inputs::default());
+    }
+    let wakes: Vec<u32> = drv.bus.wakes.iter().map(|w| w.1).collect();
+    assert_eq!(wakes, vec![local], "one wake, for the stalled local QP");
+    map(&mut drv, &mr, va);
+    let syndromes = |drv: &mut Driver<VerilatedTop>| -> Vec<(u32, u8)> {
+        for _ in 0..20 {
+            drv.bus.cycle(&Inputs::default());
+        }
+        drv.bus
+            .naks
+            .drain(..)
+            .map(|(_, q, h)| (q, h.to_be_bytes()[12]))
+            .collect()
+    };
+    assert_eq!(syndromes(&mut drv), vec![(remote, 0x2c)], "the RNR NAK");
+    // In error, page mapped or not: FATAL, a NAK 0x63 for the remote op.
+    let (st, _) = one(&mut drv, &req(op::REMOTE_WRITE, remote), 0x10, 64);
+    assert_eq!(st, status::FATAL, "remote QP in error");
+    let (st, _) = one(&mut drv, &req(op::LOCAL_WRITE, local), 0, 64);
+    assert_eq!(st, status::FATAL, "local QP in error");
+    assert_eq!(syndromes(&mut drv), vec![(remote, 0x63)]);
+    assert_eq!(
+        drv.errors().0 >> regmap::ERROR_WALK_FATAL & 1,
+        0,
+        "no walk failed"
+    );
+    // QP_RESET clears the error.
+    drv.qp_reset(remote).expect("QP_RESET");
+    drv.qp_reset(local).expect("QP_RESET");
+    let (st, _) = one(&mut drv, &req(op::REMOTE_WRITE, remote), 0x12, 64);
+    assert_eq!(st, status::OK, "remote QP after QP_RESET");
+    let (st, _) = one(&mut drv, &req(op::LOCAL_WRITE, local), 0, 64);
+    assert_eq!(st, status::OK, "local QP after QP_RESET");
+    // A timer override reaches the QP's RNR NAKs, and only its.
+    drv.set_qp_rnr_timer(remote, Some(5)).expect("QP_RNR_TIMER");
+    let missing = |k: u64| Req {
+        va: BASE + 0x10_0000 + (k << 12),
+        ..req(op::REMOTE_READ, remote)
+    };
+    let (st, _) = one(&mut drv, &missing(0), 0x20, 64);
+    assert_eq!(st, status::RNR);
+    let (st, _) = one(
+        &mut drv,
+        &Req {
+            qpn: 7,
+            ..missing(1)
+        },
+        0x20,
+        64,
+    );
+    assert_eq!(st, status::RNR);
+    assert_eq!(syndromes(&mut drv), vec![(remote, 0x25), (7, 0x2c)]);
+    drv.set_qp_rnr_timer(remote, None)
+        .expect("QP_RNR_TIMER off");
+    let (st, _) = one(&mut drv, &missing(0), 0x20, 64);
+    assert_eq!(st, status::RNR, "the retransmission of the NAK'd PSN");
+    assert_eq!(syndromes(&mut drv), vec![(remote, 0x2c)]);
+    // A QPN beyond the core's QPs: refused, nothing changes.
+    let e = drv.qp_reset(1 << 20).expect_err("QPN beyond the table");
+    assert!(format!("{e}").contains("QP"), "{e}");
+    assert_eq!(
+        drv.counter("DROPS").unwrap(),
+        1,
+        "DROPS counts the one DROP answer"
+    );
+    assert_eq!(drv.counter("RNR_NAKS_FAULT").unwrap(), 4, "RNR_NAKS_FAULT");
 }

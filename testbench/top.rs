@@ -111,6 +111,10 @@ fn top_ports_follow_the_contract() {
 
 #[test]
 fn generated_verilog_passes_yosys_and_verilator_lint_default_and_small() {
+    harness::big_stack(generated_verilog_passes_yosys_and_verilator_lint_default_and_small_body)
+}
+
+fn generated_verilog_passes_yosys_and_verilator_lint_default_and_small_body() {
     for p in [Params::default(), small()] {
         let v = odp_mmu::top::generate_verilog(&p).unwrap();
         harness::checks::assert_synthesizable(&v, "odp_mmu");
@@ -123,6 +127,10 @@ fn set_clock(u: &mut SmallOdpMmu, high: bool) {
 
 #[test]
 fn top_verilog_matches_the_rust_hdl_model_on_random_stimulus_in_lockstep() {
+    harness::big_stack(top_verilog_matches_the_rust_hdl_model_on_random_stimulus_in_lockstep_body)
+}
+
+fn top_verilog_matches_the_rust_hdl_model_on_random_stimulus_in_lockstep_body() {
     let mut ls = Lockstep::new(SmallOdpMmu::new(&small()), "odp_mmu", set_clock);
     let mut rng = StdRng::seed_from_u64(seed());
     ls.run(
@@ -161,16 +169,23 @@ fn random_csr(rng: &mut StdRng) -> u16 {
     }
 }
 
-/// With no valid MR, every request is answered by one ACCESS_ERR beat, in
-/// order, under random backpressure and idle gaps; undefined CSRs read 0.
+/// With no valid MR, every request (op 0, REMOTE_WRITE) is answered by one
+/// ACCESS_ERR beat and one NAK 0x62, in order, under random backpressure
+/// and idle gaps; undefined CSRs read 0.
 #[test]
 fn empty_core_answers_every_random_request_access_err_in_order() {
+    harness::big_stack(empty_core_answers_every_random_request_access_err_in_order_body)
+}
+
+fn empty_core_answers_every_random_request_access_err_in_order_body() {
     let mut m = Verilated::of_block(&mut DefaultOdpMmu::new(&Params::default()), "odp_mmu");
     let mut rng = StdRng::seed_from_u64(seed());
     let clk = m.port("clk");
     let mut xreq = StreamMonitor::new("s_xreq");
     let mut xrsp = StreamMonitor::new("m_xrsp");
     let mut axil_r = StreamMonitor::new("s_axil_r");
+    let mut nak_mon = StreamMonitor::new("m_nak");
+    let mut naks = 0u64;
     let mut expect: VecDeque<u128> = VecDeque::new();
     let (mut tag, mut sent, mut reads) = (0u8, 0u64, 0u64);
     m.set("rst", 1);
@@ -197,6 +212,7 @@ fn empty_core_answers_every_random_request_access_err_in_order() {
         m.set("s_xreq_valid", valid as u128);
         m.set("s_xreq_tag", tag as u128);
         m.set("m_xrsp_ready", rng.gen_ratio(2, 3) as u128);
+        m.set("m_nak_ready", rng.gen_ratio(2, 3) as u128);
         m.set("s_axil_arvalid", ar_valid as u128);
         m.set("s_axil_rready", rng.gen::<bool>() as u128);
         m.eval();
@@ -231,10 +247,13 @@ fn empty_core_answers_every_random_request_access_err_in_order() {
             assert_eq!(r, (0, 0), "undefined CSR read at clock {clock}");
             reads += 1;
         }
-        assert_eq!(
-            m.get("m_axi_arvalid") + m.get("m_axi_awvalid") + m.get("m_nak_valid"),
-            0
-        );
+        let (nv, nr) = (m.get("m_nak_valid") == 1, m.get("m_nak_ready") == 1);
+        if let Some(hdr) = nak_mon.observe(clock, nv, nr, m.get("m_nak_hdr")) {
+            let b = hdr.to_be_bytes();
+            assert_eq!((b[0], b[12]), (0x11, 0x62), "NAK {naks} at clock {clock}");
+            naks += 1;
+        }
+        assert_eq!(m.get("m_axi_arvalid") + m.get("m_axi_awvalid"), 0);
         m.tick_idx(clk);
         clock += 1;
     }
@@ -245,15 +264,34 @@ fn empty_core_answers_every_random_request_access_err_in_order() {
         assert!(clock < end, "responses lost: {} unanswered", expect.len());
         m.set("s_xreq_valid", 0);
         m.set("m_xrsp_ready", 1);
+        m.set("m_nak_ready", 1);
         m.eval();
         if m.get("m_xrsp_valid") == 1 {
             assert_eq!(Some(m.get("m_xrsp_tag")), expect.pop_front(), "drain order");
             assert_eq!(m.get("m_xrsp_status"), status::ACCESS_ERR as u128);
         }
+        if nak_mon
+            .observe(clock, m.get("m_nak_valid") == 1, true, m.get("m_nak_hdr"))
+            .is_some()
+        {
+            naks += 1;
+        }
         m.tick_idx(clk);
         clock += 1;
     }
-    println!("{clock} clocks: sent {sent}, CSR reads {reads}");
+    for _ in 0..4 {
+        m.eval();
+        if nak_mon
+            .observe(clock, m.get("m_nak_valid") == 1, true, m.get("m_nak_hdr"))
+            .is_some()
+        {
+            naks += 1;
+        }
+        m.tick_idx(clk);
+        clock += 1;
+    }
+    assert_eq!(naks, sent, "one NAK 0x62 per remote ACCESS_ERR");
+    println!("{clock} clocks: sent {sent}, NAKs {naks}, CSR reads {reads}");
 }
 
 /// The full-size top in lockstep, driven as the system testbench drives it:

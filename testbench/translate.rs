@@ -291,10 +291,11 @@ struct Outputs {
 
 odp_mmu_workshop::port_map!(SmallPorts for Small {
     clock: clock,
-    inputs: [rst, plk_pending, m_flt_ready],
+    inputs: [rst, plk_pending, m_flt_ready, ov_fatal, ov_drop, hold],
     outputs: [ready, mon_multi_hit, mon_overflow, mon_tlb_refused, mon_parked, mon_tlb_hit, mon_tlb_miss, mon_walk,
         m_plk_valid, m_plk_mr, m_plk_vpn, m_flt_valid, m_flt_mr, m_flt_vpn, m_flt_qpn, m_flt_op, m_flt_va,
-        m_flt_msg_len, m_flt_mr_hi],
+        m_flt_msg_len, m_flt_mr_hi, m_qlk_valid, m_qlk_qpn, m_qlk_psn, m_qlk_remote, m_cm_valid,
+        m_cm_status, m_cm_rqpn, m_cm_msn, m_cm_susp],
     bundles: [s_xreq, m_xrsp, mr_wr, mr_st, inv, m_axi],
 });
 
@@ -362,6 +363,11 @@ impl Backend {
         d.set("m_xrsp_ready", i.xrsp_ready as u128);
         d.set("m_flt_ready", i.flt_ready as u128);
         d.set("plk_pending", i.plk_pending as u128);
+        // No responder here (docs/responder.md; the composed core's tests
+        // drive these): no overrides, never held.
+        d.set("ov_fatal", 0);
+        d.set("ov_drop", 0);
+        d.set("hold", 0);
         let (wv, idx, e) = match i.mr_wr {
             Some((idx, e)) => (true, idx, e),
             None => (

@@ -7,17 +7,19 @@ use crate::common::interfaces::{MrStateOut, MrWriteOut};
 use crate::control::regmap::op;
 
 /// Op codes (the register map's [`op`]) of commands whose blocks are not
-/// built yet, answered [`RES_NOT_BUILT`]. RESUME_FAULT, between them in the
-/// op space, is built (on the fault queue's RESUME port), so this is a list
-/// and not a range.
-pub const OPS_PLANNED: &[u8] = &[
-    op::MR_SUSPEND,
-    op::MR_RESUME,
-    op::INVALIDATE,
-    op::PREFETCH,
-    op::QP_RESET,
-    op::QP_RNR_TIMER,
-];
+/// built yet, answered [`RES_NOT_BUILT`]: MR_SUSPEND to PREFETCH, the
+/// invalidation unit's. RESUME_FAULT (the fault queue's RESUME port) and
+/// QP_RESET / QP_RNR_TIMER (the per-QP responder's command port) are built.
+pub const OPS_PLANNED: &[u8] = &[op::MR_SUSPEND, op::MR_RESUME, op::INVALIDATE, op::PREFETCH];
+
+/// QP_RESET / QP_RNR_TIMER `CMD_ARG0` bits above the 24-bit QPN: a set one
+/// makes the command [`RES_BAD_FIELD`] (it never reaches the responder).
+pub const QPN_RESERVED_MASK: u32 = 0xff00_0000;
+/// QP_RNR_TIMER `CMD_ARG1`: the timer code, bits 4:0.
+pub const QP_TIMER_CODE_MASK: u32 = 0x1f;
+/// QP_RNR_TIMER `CMD_ARG1`: the override enable, bit 8 (1: SET_TIMER with
+/// the code; 0: CLEAR_TIMER).
+pub const QP_TIMER_ENABLE_BIT: u32 = 8;
 
 /// Result: the command was carried out.
 pub const RES_OK: u64 = 0;
@@ -38,6 +40,10 @@ pub const RES_ROOT_UNALIGNED: u64 = 6;
 /// old generation, or token bits 31:16 set); nothing changed. Also sets
 /// `ERROR.RESUME_STALE` (output `err_resume_stale`).
 pub const RES_STALE_TOKEN: u64 = 7;
+/// Result: QP_RESET / QP_RNR_TIMER named a QPN at or beyond the core's QPs
+/// (the responder answered `qp_refused`); nothing changed. Sets only what
+/// every non-zero result sets (`ERROR.BAD_CMD`, `ERROR_INFO`).
+pub const RES_QP_RANGE: u64 = 8;
 
 /// Where a command is.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
@@ -52,6 +58,12 @@ pub enum CmdState {
     /// The fault queue took the RESUME: waits for its answer (`fq_res_done`
     /// or `fq_res_stale`), which names the result.
     ResumeWait,
+    /// A good QP_RESET / QP_RNR_TIMER: offers it on `qp_*` until the
+    /// responder takes it.
+    Qp,
+    /// The responder took the QP command: this clock `qp_refused` says
+    /// whether it refused the QPN ([`RES_QP_RANGE`]) or carried it out.
+    QpWait,
     /// Writes the MR table (if the command is good) and reports the result.
     Issue,
 }
@@ -74,6 +86,16 @@ pub enum CmdState {
 ///   to the RESUME it took (its `res_done` / `res_stale`, one of the two, 3
 ///   clocks after the handshake). Read only while a RESUME waits for its
 ///   answer; a pulse at any other clock is ignored.
+/// - `qp_*` (out, stream; `qp_ready` in): QP_RESET and QP_RNR_TIMER handed
+///   to the per-QP responder's command port (`QpResponder`'s or `NakGen`'s
+///   `s_qpcmd_*`): `qp_kind` a [`crate::spec::qp_cmd`] kind (QP_RESET:
+///   RESET; QP_RNR_TIMER: SET_TIMER with ARG1 bit 8 set, else
+///   CLEAR_TIMER), `qp_qpn` `CMD_ARG0[23:0]`, `qp_timer` `CMD_ARG1[4:0]`
+///   with SET_TIMER and 0 with the other kinds. `qp_valid` does not wait
+///   for `qp_ready`, and the payload holds until the handshake.
+/// - `qp_refused` (in, pulse): the responder's answer, the clock after the
+///   handshake: the QPN is beyond its table and it changed nothing. Read
+///   only in that clock; a pulse at any other clock is ignored.
 /// - `res_*`: one clock per command: its op, tag and result code.
 /// - `err_resume_stale` (out, pulse): with `res_valid` of a RESUME_FAULT
 ///   answered [`RES_STALE_TOKEN`]; the top routes it to the CSR block's
@@ -98,13 +120,21 @@ pub enum CmdState {
 /// stays low; the fault queue raises it one clock after it sees the valid
 /// at the earliest, and only between faults.
 ///
+/// A good QP_RESET / QP_RNR_TIMER raises `qp_valid` in the clock after
+/// the check (`e + 2`) and holds it until the responder takes it, in clock
+/// `h`; `qp_refused` is read at `h + 1`, and the command is taken with its
+/// result at `h + 2`. With `qp_ready` already high that is five clocks
+/// from `e` to the result, plus one for each clock `qp_ready` stays low.
+///
 /// `cmd_ready` depends on the state register only, and every output comes
 /// from registers through at most a few gates. `rst` drops a command in
 /// flight (it is not taken, and reports nothing), one waiting on the fault
 /// queue too: `fq_res_valid` falls with `rst`, so a RESUME not yet taken
 /// is never handed over, while one already taken is the fault queue's to
 /// finish (its answer is ignored); in the core `rst` resets the fault queue
-/// as well, which drops a RESUME it is still checking.
+/// as well, which drops a RESUME it is still checking. The QP port alike:
+/// `qp_valid` falls with `rst`, and a QP command already taken is the
+/// responder's (its `qp_refused` is ignored).
 #[derive(LogicBlock)]
 pub struct CommandUnit<const MR_BITS: usize> {
     /// Clock.
@@ -122,10 +152,12 @@ pub struct CommandUnit<const MR_BITS: usize> {
     pub cmd_op: Signal<In, Bits<8>>,
     /// Driver's tag, echoed in the result.
     pub cmd_tag: Signal<In, Bits<8>>,
-    /// Argument word 0: the MR index.
+    /// Argument word 0: the MR index; the token (RESUME_FAULT); the QPN
+    /// `[23:0]` (QP_RESET, QP_RNR_TIMER).
     pub cmd_arg0: Signal<In, Bits<32>>,
     /// Argument word 1: key tag `[7:0]`, access `[10:8]`, levels-1 `[13:12]`,
-    /// state `[17:16]` (MR_WRITE); state `[1:0]` (MR_SET_STATE).
+    /// state `[17:16]` (MR_WRITE); state `[1:0]` (MR_SET_STATE); flags
+    /// (RESUME_FAULT); timer code `[4:0]`, enable `[8]` (QP_RNR_TIMER).
     pub cmd_arg1: Signal<In, Bits<32>>,
     /// Argument word 2: PD `[15:0]`.
     pub cmd_arg2: Signal<In, Bits<32>>,
@@ -174,6 +206,20 @@ pub struct CommandUnit<const MR_BITS: usize> {
     /// The fault queue's `res_stale`: the RESUME it took named no pending
     /// fault and changed nothing.
     pub fq_res_stale: Signal<In, Bit>,
+
+    /// QP command valid, to the responder's `s_qpcmd_valid`.
+    pub qp_valid: Signal<Out, Bit>,
+    /// The responder's `s_qpcmd_ready`: the QP command is taken.
+    pub qp_ready: Signal<In, Bit>,
+    /// Kind ([`crate::spec::qp_cmd`]): RESET, SET_TIMER or CLEAR_TIMER.
+    pub qp_kind: Signal<Out, Bits<2>>,
+    /// The QPN: `CMD_ARG0[23:0]`.
+    pub qp_qpn: Signal<Out, Bits<24>>,
+    /// SET_TIMER's code, `CMD_ARG1[4:0]`; 0 with the other kinds.
+    pub qp_timer: Signal<Out, Bits<5>>,
+    /// The responder's `qpcmd_refused`: the clock after it took a QP
+    /// command, that command's QPN is beyond its table (nothing changed).
+    pub qp_refused: Signal<In, Bit>,
 
     state: DFF<CmdState>,
     op: DFF<Bits<8>>,
@@ -229,6 +275,12 @@ impl<const MR_BITS: usize> CommandUnit<MR_BITS> {
             fq_res_err: Default::default(),
             fq_res_done: Default::default(),
             fq_res_stale: Default::default(),
+            qp_valid: Default::default(),
+            qp_ready: Default::default(),
+            qp_kind: Default::default(),
+            qp_qpn: Default::default(),
+            qp_timer: Default::default(),
+            qp_refused: Default::default(),
             state: Default::default(),
             op: Default::default(),
             tag: Default::default(),
@@ -316,9 +368,19 @@ impl<const MR_BITS: usize> Logic for CommandUnit<MR_BITS> {
                     } else {
                         self.state.d.next = CmdState::Resume;
                     }
-                } else if (self.op.q.val() >= 3) & (self.op.q.val() <= 9) {
-                    // = op::MR_SUSPEND, op::QP_RNR_TIMER
-                    // OPS_PLANNED: the range less RESUME_FAULT, caught above.
+                } else if (self.op.q.val() == 8) | (self.op.q.val() == 9) {
+                    // = op::QP_RESET, op::QP_RNR_TIMER
+                    // The QPN's range is the responder's to check (it knows
+                    // its table); bits 31:24 are no QPN at all. ARG1 bits
+                    // other than the code and enable are ignored.
+                    if self.arg0.q.val().get_bits::<8>(24).any() {
+                        self.code.d.next = 4.into(); // = RES_BAD_FIELD
+                    } else {
+                        self.state.d.next = CmdState::Qp;
+                    }
+                } else if (self.op.q.val() >= 3) & (self.op.q.val() <= 6) {
+                    // = op::MR_SUSPEND, op::PREFETCH
+                    // OPS_PLANNED.
                     self.code.d.next = 2.into(); // = RES_NOT_BUILT
                 } else {
                     self.code.d.next = 1.into(); // = RES_UNKNOWN_OP
@@ -340,6 +402,20 @@ impl<const MR_BITS: usize> Logic for CommandUnit<MR_BITS> {
                 } else if self.fq_res_done.val() {
                     self.state.d.next = CmdState::Issue;
                 }
+            }
+            CmdState::Qp => {
+                // `qp_valid` (below) is this state, like `fq_res_valid`.
+                if self.qp_ready.val() {
+                    self.state.d.next = CmdState::QpWait;
+                }
+            }
+            CmdState::QpWait => {
+                // The responder refuses in the clock after the handshake or
+                // not at all; `code` still holds RES_OK from the check.
+                if self.qp_refused.val() {
+                    self.code.d.next = 8.into(); // = RES_QP_RANGE
+                }
+                self.state.d.next = CmdState::Issue;
             }
             CmdState::Issue => {
                 // Take the command: the handshake and the result come
@@ -389,5 +465,19 @@ impl<const MR_BITS: usize> Logic for CommandUnit<MR_BITS> {
         self.fq_res_valid.next = (self.state.q.val() == CmdState::Resume) & !self.rst.val();
         self.fq_res_token.next = self.arg0.q.val();
         self.fq_res_err.next = self.arg1.q.val().get_bit(0);
+
+        // The QP port, alike; only QP_RESET and QP_RNR_TIMER reach `Qp`.
+        self.qp_valid.next = (self.state.q.val() == CmdState::Qp) & !self.rst.val();
+        self.qp_qpn.next = self.arg0.q.val().get_bits::<24>(0);
+        self.qp_timer.next = 0.into();
+        if self.op.q.val() == 8 {
+            // = op::QP_RESET
+            self.qp_kind.next = 0.into(); // = qp_cmd::RESET
+        } else if self.arg1.q.val().get_bit(8) {
+            self.qp_kind.next = 2.into(); // = qp_cmd::SET_TIMER
+            self.qp_timer.next = self.arg1.q.val().get_bits::<5>(0);
+        } else {
+            self.qp_kind.next = 3.into(); // = qp_cmd::CLEAR_TIMER
+        }
     }
 }

@@ -33,7 +33,7 @@ pub struct CsrRegs {
     pub s_axil: AxiLiteSlave,
     /// CTRL.IRQ_EN: Interrupt enable: irq is high while events are unconsumed and this bit is set.
     pub ctrl_irq_en: Signal<Out, Bit>,
-    /// CTRL.ADAPTIVE_RNR: Choose the RNR timer code per fault from the expected service time instead of RNR_TIMER (planned: fault path).
+    /// CTRL.ADAPTIVE_RNR: Choose the RNR timer code per fault from the expected service time instead of RNR_TIMER.
     pub ctrl_adaptive_rnr: Signal<Out, Bit>,
     /// STATUS.READY: The reset sweep is done: the core accepts requests and commands.
     pub st_ready: Signal<In, Bit>,

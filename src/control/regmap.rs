@@ -553,15 +553,15 @@ pub static COUNTERS: &[Counter] = &[
         "RNR_NAKS_FAULT",
         Count,
         "RNR NAKs sent for a missing page.",
-        FAULT_PATH,
+        Block::Built,
     ),
     c(
         "RNR_NAKS_SUSPENDED",
         Count,
         "RNR NAKs sent for a suspended MR.",
-        FAULT_PATH,
+        Block::Built,
     ),
-    c("DROPS", Count, "Requests answered DROP.", FAULT_PATH),
+    c("DROPS", Count, "Requests answered DROP.", Block::Built),
     c("STALLS", Count, "Requests answered STALL.", Block::Built),
     c("WAKES", Count, "Wakes sent on m_wake.", Block::Built),
     c(
@@ -616,8 +616,22 @@ pub static COUNTERS: &[Counter] = &[
 ];
 
 const CTRL_FIELDS: &[Field] = &[
-    f("IRQ_EN", CTRL_IRQ_EN, 1, 0, Hw::Out("ctrl_irq_en"), "Interrupt enable: irq is high while events are unconsumed and this bit is set."),
-    f("ADAPTIVE_RNR", CTRL_ADAPTIVE_RNR, 1, 0, Hw::Out("ctrl_adaptive_rnr"), "Choose the RNR timer code per fault from the expected service time instead of RNR_TIMER (planned: fault path)."),
+    f(
+        "IRQ_EN",
+        CTRL_IRQ_EN,
+        1,
+        0,
+        Hw::Out("ctrl_irq_en"),
+        "Interrupt enable: irq is high while events are unconsumed and this bit is set.",
+    ),
+    f(
+        "ADAPTIVE_RNR",
+        CTRL_ADAPTIVE_RNR,
+        1,
+        0,
+        Hw::Out("ctrl_adaptive_rnr"),
+        "Choose the RNR timer code per fault from the expected service time instead of RNR_TIMER.",
+    ),
 ];
 
 const STATUS_FIELDS: &[Field] = &[
@@ -848,7 +862,7 @@ pub static REGS: &[Reg] = &{
         reg("STATUS", STATUS, Access::Ro, STATUS_FIELDS, "Core status.", Block::Built),
         reg("ERROR", ERROR, Access::Rw1c, ERROR_FIELDS, "Sticky error flags; write 1 to clear. A set and a clear of one bit in the same clock leave it set.", Block::Built),
         reg("ERROR_INFO", ERROR_INFO, Access::Ro, ERROR_INFO_FIELDS, "The last command the core refused.", Block::Built),
-        reg("RNR_TIMER", RNR_TIMER, Access::Rw, &[f("RNR_TIMER", 0, 5, crate::spec::rnr_timer::RESET_CODE as u32, Hw::Out("rnr_timer"), "IBTA RNR timer code sent in RNR NAKs; 12 is 0.64 ms (0 would be 655.36 ms).")], "RNR timer code of RNR NAKs.", FAULT_PATH),
+        reg("RNR_TIMER", RNR_TIMER, Access::Rw, &[f("RNR_TIMER", 0, 5, crate::spec::rnr_timer::RESET_CODE as u32, Hw::Out("rnr_timer"), "IBTA RNR timer code sent in RNR NAKs; 12 is 0.64 ms (0 would be 655.36 ms).")], "RNR timer code of RNR NAKs.", Block::Built),
         reg("PKEY", PKEY, Access::Rw, &[f("PKEY", 0, 16, 0xFFFF, Hw::Out("pkey"), "P_Key written into the BTH of every NAK.")], "P_Key of NAK headers.", Block::Built),
         reg("CLOCKS_PER_US", CLOCKS_PER_US, Access::Rw, &[f("CLOCKS_PER_US", 0, 16, 125, Hw::Out("clocks_per_us"), "Core clocks per microsecond (125 at 125 MHz).")], "Core clock rate, for timers.", Block::Built),
         word!("PREFETCH_CAP", PREFETCH_CAP, Access::Rw, 0x0040_0000, Hw::Out("prefetch_cap"), "Largest prefetch range hint in a fault event, bytes.", Block::Built),
@@ -1058,23 +1072,23 @@ pub static OPS: &[Op] = &[
     Op {
         name: "QP_RESET",
         code: op::QP_RESET,
-        desc: "Clears one QP's responder state (NAK'd PSN, stalls).",
-        block: FAULT_PATH,
-        args: &[a(0, "QPN", "Local QP number.")],
+        desc: "Clears one QP's responder state (NAK'd PSN, stalls, error state, RNR timer override). A QPN at or beyond the core's QPs (the QP table of its responder) finishes with result QP_RANGE and changes nothing.",
+        block: Block::Built,
+        args: &[a(0, "QPN", "Local QP number in bits 23:0; bits 31:24 must be 0 (else result BAD_FIELD).")],
     },
     Op {
         name: "QP_RNR_TIMER",
         code: op::QP_RNR_TIMER,
-        desc: "Sets one QP's RNR timer code, overriding RNR_TIMER.",
-        block: FAULT_PATH,
+        desc: "Sets one QP's RNR timer code, overriding RNR_TIMER, or removes the override. A QPN at or beyond the core's QPs (the QP table of its responder) finishes with result QP_RANGE and changes nothing.",
+        block: Block::Built,
         args: &[
-            a(0, "QPN", "Local QP number."),
+            a(0, "QPN", "Local QP number in bits 23:0; bits 31:24 must be 0 (else result BAD_FIELD)."),
             Arg {
                 index: 1,
                 name: "TIMER",
-                desc: "Timer code and override enable.",
+                desc: "Timer code and override enable; the other bits are ignored.",
                 fields: &[
-                    af("CODE", 0, 5, "IBTA RNR timer code."),
+                    af("CODE", 0, 5, "IBTA RNR timer code (ignored when ENABLE is 0)."),
                     af("ENABLE", 8, 1, "1: use CODE for this QP; 0: back to RNR_TIMER."),
                 ],
             },

@@ -1,15 +1,18 @@
 //! The fault path: what happens to a translation that did not end in OK.
 //!
-//! Built, not yet composed into `odp_mmu`:
+//! Composed into `odp_mmu`:
 //!
-//! - the RNR NAK generator ([`nak::NakGen`]): the RC responder discipline
-//!   per QP on the translator's response stream;
+//! - the per-QP responder ([`responder::QpResponder`]): the RC responder
+//!   discipline inside the translator's decision, and the NAK headers;
 //! - the adaptive RNR timer ([`rnr_timer::RnrTimer`]): the timer code from
 //!   the measured fault service time;
 //! - the event-ring writer ([`events::EventRing`]): finished event records
 //!   to the ring in host memory;
 //! - the fault queue ([`fault_queue::FaultQueue`]): pending faults, their
 //!   event records, RESUME and the wait lists that wake stalled QPs.
+//!
+//! Built and verified alone: the RNR NAK generator ([`nak::NakGen`]), the
+//! same rules on a finished response stream (four clocks behind it).
 //!
 //! The SPEC tables this path uses (response status, ops, AETH syndromes,
 //! QP commands, RNR timer codes, event kinds) are in [`crate::spec`]; the
@@ -19,6 +22,7 @@
 pub mod events;
 pub mod fault_queue;
 pub mod nak;
+pub mod responder;
 pub mod rnr_timer;
 
 /// Bytes of one event record in the ring: four little-endian 64-bit words.

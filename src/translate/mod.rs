@@ -212,6 +212,35 @@ pub struct Translator<
     /// Fault report: the MR's end, `min(base_va + length, 2^64 - 1)`.
     pub m_flt_mr_hi: Signal<Out, Bits<64>>,
 
+    /// Responder lookup (`docs/responder.md`), from c3's registers: a
+    /// lookup is at c3 (it decides two clocks later).
+    pub m_qlk_valid: Signal<Out, Bit>,
+    /// Responder lookup: the request's QPN.
+    pub m_qlk_qpn: Signal<Out, Bits<24>>,
+    /// Responder lookup: the request's PSN.
+    pub m_qlk_psn: Signal<Out, Bits<24>>,
+    /// Responder lookup: the request is a remote op.
+    pub m_qlk_remote: Signal<Out, Bit>,
+    /// The responder's override for the lookup deciding at c5: its QP is in
+    /// error, answer FATAL. Tie low without a responder.
+    pub ov_fatal: Signal<In, Bit>,
+    /// The responder's override for the lookup deciding at c5: a remote op
+    /// of a QP waiting for another PSN, answer DROP. Tie low without a
+    /// responder.
+    pub ov_drop: Signal<In, Bit>,
+    /// The decision at c5 answers its lookup (to the responder's `cm_*`).
+    pub m_cm_valid: Signal<Out, Bit>,
+    /// The answer's status.
+    pub m_cm_status: Signal<Out, Bits<3>>,
+    /// The request's remote QPN.
+    pub m_cm_rqpn: Signal<Out, Bits<24>>,
+    /// The request's MSN.
+    pub m_cm_msn: Signal<Out, Bits<24>>,
+    /// The answer is RNR / STALL for a suspended MR.
+    pub m_cm_susp: Signal<Out, Bit>,
+    /// Issue no lookup (the responder's `hold`). Tie low without one.
+    pub hold: Signal<In, Bit>,
+
     mr: MrTable<MR_BITS>,
     tlb: Tlb<SET_BITS, MR_BITS, HUGE>,
     walker: Walker<WALKS>,
@@ -490,6 +519,7 @@ pub struct Translator<
     d_fb: Signal<Local, Bit>,
     d_keep: Signal<Local, Bit>,
     d_respond: Signal<Local, Bit>,
+    d_susp: Signal<Local, Bit>,
     d_park: Signal<Local, Bit>,
     d_need_walk: Signal<Local, Bit>,
     d_walk_b: Signal<Local, Bit>,
@@ -566,6 +596,18 @@ impl<
             m_flt_va: Default::default(),
             m_flt_msg_len: Default::default(),
             m_flt_mr_hi: Default::default(),
+            m_qlk_valid: Default::default(),
+            m_qlk_qpn: Default::default(),
+            m_qlk_psn: Default::default(),
+            m_qlk_remote: Default::default(),
+            ov_fatal: Default::default(),
+            ov_drop: Default::default(),
+            m_cm_valid: Default::default(),
+            m_cm_status: Default::default(),
+            m_cm_rqpn: Default::default(),
+            m_cm_msn: Default::default(),
+            m_cm_susp: Default::default(),
+            hold: Default::default(),
             mr: Default::default(),
             tlb: Default::default(),
             walker: Default::default(),
@@ -784,6 +826,7 @@ impl<
             d_fb: Default::default(),
             d_keep: Default::default(),
             d_respond: Default::default(),
+            d_susp: Default::default(),
             d_park: Default::default(),
             d_need_walk: Default::default(),
             d_walk_b: Default::default(),
@@ -985,6 +1028,7 @@ impl<
         self.issue_ok.next = self.mr.ready.val()
             & self.tlb.ready.val()
             & (!self.rst.val())
+            & (!self.hold.val())
             & (self.out_fifo.count.val() <= 2)
             & (!(self.tlb.fill_valid.val() & self.tlb.fill_ready.val()))
             & (!(self.inv.valid.val() & self.inv.ready.val()));
@@ -1162,6 +1206,11 @@ impl<
         // The QPN compare against every slot is made at c3 (`c4_mq`), with
         // the commit of that clock folded in; c4 folds in its own.
         self.s3_rq.next = self.s3.q.val().req;
+        // The responder reads the QP's state for the lookup at c3.
+        self.m_qlk_valid.next = self.s3_valid.q.val();
+        self.m_qlk_qpn.next = self.s3_rq.val().qpn;
+        self.m_qlk_psn.next = self.s3_rq.val().psn;
+        self.m_qlk_remote.next = !self.s3_rq.val().op.get_bit(1);
         self.c3_fz.next = self.c6_alloc.q.val() & (self.c6_qpn.q.val() == self.s3_rq.val().qpn);
         self.c3_mq.next = 0.into();
         for i in 0..SLOTS {
@@ -1367,6 +1416,7 @@ impl<
         self.d_rsp.next.len1 = 0.into();
         self.d_rsp.next.two = false;
         self.d_respond.next = false;
+        self.d_susp.next = false;
         self.d_park.next = false;
         self.d_need_walk.next = false;
         self.d_walk_b.next = false;
@@ -1377,6 +1427,15 @@ impl<
                 // its predecessor is walking, and its replay (once it heads
                 // the chain) walks only if it still misses.
                 self.d_park.next = true;
+            } else if self.ov_fatal.val() {
+                // The responder: the QP is in error.
+                self.d_respond.next = true;
+                self.d_rsp.next.status = 5.into(); // = status::FATAL
+            } else if self.ov_drop.val() {
+                // The responder: a remote op of a QP that waits for the
+                // retransmission of another PSN.
+                self.d_respond.next = true;
+                self.d_rsp.next.status = 3.into(); // = status::DROP
             } else if (self.d_a_status.val() == 4) | self.d_qpn_bad.val() {
                 // = status::ACCESS_ERR
                 self.d_respond.next = true;
@@ -1400,6 +1459,7 @@ impl<
                 }
             } else if self.d_a_status.val() == 1 {
                 // = mr_table::STATUS_SUSPENDED
+                self.d_susp.next = true;
                 self.d_respond.next = true;
                 self.d_rsp.next.status = self.d_fault.val();
             } else if !self.d_a_ok.val() {
@@ -1444,6 +1504,11 @@ impl<
             }
         }
         self.out_fifo.push.next = self.d_respond.val();
+        self.m_cm_valid.next = self.d_respond.val();
+        self.m_cm_status.next = self.d_rsp.val().status;
+        self.m_cm_rqpn.next = self.d_req.val().rqpn;
+        self.m_cm_msn.next = self.d_req.val().msn;
+        self.m_cm_susp.next = self.d_susp.val();
         self.out_fifo.data_in.next = self.d_rsp.val();
         self.mon_overflow.next = self.out_fifo.overflow.val() | self.flt_fifo.overflow.val();
 

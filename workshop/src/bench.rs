@@ -72,6 +72,8 @@ pub struct Numbers {
     pub miss_clocks_1_walker: u64,
     pub miss_throughput_ratio_8_vs_1_walker: f64,
     pub top: TopNumbers,
+    /// The fault path on the whole core ([`crate::bench_faults`]).
+    pub faults: crate::bench_faults::FaultNumbers,
 }
 
 /// The numbers measured on the whole Verilated `odp_mmu` (JSON keys
@@ -119,6 +121,13 @@ struct BenchFile {
     verilated_top_clocks: u64,
     verilated_top_seconds: f64,
     memory_latency_clocks: u64,
+    fault_to_nak_clocks: u64,
+    fault_event_clocks: u64,
+    resume_to_ok_clocks: u64,
+    fault_hw_overhead_clocks: u64,
+    wake_after_resume_clocks: u64,
+    cold_4mib_write_rnr_round_trips_with_hint: u64,
+    cold_4mib_write_rnr_round_trips_without_hint: u64,
 }
 
 /// `x` rounded to `decimals` places as `format!` rounds it (exactly, from
@@ -158,6 +167,17 @@ impl Numbers {
             verilated_top_clocks: t.verilated_clocks,
             verilated_top_seconds: round(t.verilated_seconds, 3),
             memory_latency_clocks: MEMORY_LATENCY,
+            fault_to_nak_clocks: self.faults.fault_to_nak_clocks,
+            fault_event_clocks: self.faults.fault_event_clocks,
+            resume_to_ok_clocks: self.faults.resume_to_ok_clocks,
+            fault_hw_overhead_clocks: self.faults.fault_hw_overhead_clocks,
+            wake_after_resume_clocks: self.faults.wake_after_resume_clocks,
+            cold_4mib_write_rnr_round_trips_with_hint: self
+                .faults
+                .cold_4mib_write_rnr_round_trips_with_hint,
+            cold_4mib_write_rnr_round_trips_without_hint: self
+                .faults
+                .cold_4mib_write_rnr_round_trips_without_hint,
         };
         serde_json::to_string_pretty(&file).expect("numbers always serialize") + "\n"
     }
@@ -165,6 +185,7 @@ impl Numbers {
     /// The numbers as a table with their targets (SPEC section 7).
     pub fn table(&self) -> String {
         let t = &self.top;
+        let f = &self.faults;
         let rows = [
             (
                 "hit_requests_per_clock",
@@ -226,13 +247,55 @@ impl Numbers {
                 format!("{:.0}", t.verilated_top_clocks_per_second),
                 "-",
             ),
+            (
+                "fault_to_nak_clocks",
+                "-".to_string(),
+                f.fault_to_nak_clocks.to_string(),
+                "<= 4",
+            ),
+            (
+                "fault_event_clocks",
+                "-".to_string(),
+                f.fault_event_clocks.to_string(),
+                "-",
+            ),
+            (
+                "resume_to_ok_clocks",
+                "-".to_string(),
+                f.resume_to_ok_clocks.to_string(),
+                "-",
+            ),
+            (
+                "fault_hw_overhead_clocks",
+                "-".to_string(),
+                f.fault_hw_overhead_clocks.to_string(),
+                "-",
+            ),
+            (
+                "wake_after_resume_clocks",
+                "-".to_string(),
+                f.wake_after_resume_clocks.to_string(),
+                "-",
+            ),
+            (
+                "cold_4mib_write_rnr_round_trips_with_hint",
+                "-".to_string(),
+                f.cold_4mib_write_rnr_round_trips_with_hint.to_string(),
+                "<= 2",
+            ),
+            (
+                "cold_4mib_write_rnr_round_trips_without_hint",
+                "-".to_string(),
+                f.cold_4mib_write_rnr_round_trips_without_hint.to_string(),
+                "~1024",
+            ),
         ];
         let mut s = format!(
-            "{:<36} {:>10} {:>10} {:>9}\n",
+            "{:<44} {:>10} {:>10} {:>9}\n",
             "metric", "translator", "odp_mmu", "target"
         );
         for (k, a, b, tg) in rows {
-            s.push_str(&format!("{k:<36} {a:>10} {b:>10} {tg:>9}\n"));
+            s.push_str(&format!("{k:<44} {a:>10} {b:>10} {tg:>9}\n"));
         }
         s
     }
@@ -783,6 +846,7 @@ pub fn run(progress: &mut dyn FnMut(&str)) -> Result<Numbers, String> {
     n.miss_clocks_1_walker = c1;
     n.miss_throughput_ratio_8_vs_1_walker = c1 as f64 / c8 as f64;
     n.top = top_translation(progress, true);
+    n.faults = crate::bench_faults::top_faults(progress);
     Ok(n)
 }
 
@@ -807,6 +871,11 @@ mod tests {
             "top_walks_in_flight_max",
             "mr_register_clocks",
             "verilated_top_clocks_per_second",
+            "fault_to_nak_clocks",
+            "fault_hw_overhead_clocks",
+            "wake_after_resume_clocks",
+            "cold_4mib_write_rnr_round_trips_with_hint",
+            "cold_4mib_write_rnr_round_trips_without_hint",
         ] {
             assert!(
                 json.contains(&format!("\"{key}\": ")),

@@ -14,6 +14,7 @@
 //!   the seed and stop rules of random tests.
 
 pub mod bench;
+pub mod bench_faults;
 pub mod depth;
 pub mod driver;
 pub mod flow;

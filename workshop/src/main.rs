@@ -20,6 +20,7 @@ use odp_mmu::control::{CsrCaps, CsrRegs};
 use odp_mmu::fault::events::EventRing;
 use odp_mmu::fault::fault_queue::DefaultFaultQueue;
 use odp_mmu::fault::nak::DefaultNakGen;
+use odp_mmu::fault::responder::QpResponder;
 use odp_mmu::fault::rnr_timer::RnrTimer;
 use odp_mmu::translate::mr_table::DefaultMrTable;
 use odp_mmu::translate::tlb::DefaultTlb;
@@ -164,6 +165,8 @@ enum Design {
     CommandUnit,
     /// The RNR NAK generator alone (`nak_gen`, 1024 QPs; no flag applies)
     Nak,
+    /// The per-QP responder alone (`qp_responder`, 1024 QPs; no flag applies)
+    Responder,
     /// The event-ring writer alone (`event_ring`; no flag applies)
     Events,
     /// The fault queue alone (`fault_queue`, 32 slots, 1024 QPs; no flag applies)
@@ -196,6 +199,7 @@ impl Design {
             Design::Csr => "csr_regs",
             Design::CommandUnit => "command_unit",
             Design::Nak => "nak_gen",
+            Design::Responder => "qp_responder",
             Design::Events => "event_ring",
             Design::FaultQueue => "fault_queue",
             Design::RnrTimer => "rnr_timer",
@@ -228,6 +232,7 @@ impl Design {
             Design::Walker => "it is built with 8 walks",
             Design::CommandUnit => "it is built for 256 MRs",
             Design::Nak => "it is built for 1024 QPs",
+            Design::Responder => "it is built for 1024 QPs",
             Design::Events => "it has no size parameter",
             Design::FaultQueue => "it is built with 32 slots for 1024 QPs",
             Design::RnrTimer => "it has no size parameter",
@@ -270,6 +275,7 @@ impl Design {
             Design::Csr => block(CsrRegs::new(&CsrCaps::from_params(params)), top),
             Design::CommandUnit => block(CommandUnit::<8>::new(), top),
             Design::Nak => block(DefaultNakGen::new(), top),
+            Design::Responder => block(QpResponder::<10>::new(), top),
             Design::Events => block(EventRing::new(), top),
             Design::FaultQueue => block(DefaultFaultQueue::new(), top),
             Design::RnrTimer => block(RnrTimer::new(), top),

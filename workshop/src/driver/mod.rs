@@ -17,7 +17,9 @@
 //! ring ([`Driver::setup_event_ring`], [`Driver::poll_events`], decoded into
 //! [`Event`]s), RESUME_FAULT ([`Driver::resume_fault`], with
 //! [`Error::StaleToken`] for a stale token) and one pass of the whole loop
-//! for testbenches ([`Driver::service_faults`]). The invalidation and
+//! for testbenches ([`Driver::service_faults`]); the QP commands
+//! ([`Driver::qp_reset`], [`Driver::set_qp_rnr_timer`], with
+//! [`Error::QpRange`] for a QPN the core has no state for). The invalidation and
 //! prefetch calls arrive with the blocks that execute them. The register
 //! offsets and fields come from [`odp_mmu::control::regmap`], the one description of the
 //! register map. `docs/driver.md` is the driver author's guide.
@@ -32,6 +34,9 @@ pub use events::{
     Event, EventRing, FaultAnswer, FaultService, PageFaultEvent, RESUME_FLAGS_ERROR,
     RES_STALE_TOKEN,
 };
+
+mod qp;
+pub use qp::{QPN_MAX, QP_TIMER_ENABLE, RES_QP_RANGE};
 
 #[cfg(test)]
 mod tests;
@@ -60,6 +65,9 @@ pub enum Error {
     /// names no posted fault (already resumed, from before a reset, or never
     /// written).
     StaleToken { token: u32 },
+    /// QP_RESET or QP_RNR_TIMER answered QP_RANGE ([`RES_QP_RANGE`]):
+    /// `qpn` is at or beyond the core's QPs; nothing changed.
+    QpRange { qpn: u32 },
     /// The event ring cannot be set up: `EQ_PROD` reads `prod`, not 0, so
     /// the ring writer has taken records since the core's reset (the
     /// register map has no ring reset yet).
@@ -81,6 +89,9 @@ impl std::fmt::Display for Error {
             }
             Error::StaleToken { token } => {
                 write!(f, "RESUME_FAULT token {token:#010x} is stale")
+            }
+            Error::QpRange { qpn } => {
+                write!(f, "QPN {qpn:#x} is beyond the core's QPs")
             }
             Error::RingNotReset { prod } => {
                 write!(

@@ -1,7 +1,8 @@
-//! The driver's event ring, RESUME_FAULT and fault loop against a fake core:
-//! registers, a command unit that knows which tokens are posted, and a ring
-//! writer that puts records into host memory the way `docs/events.md` says
-//! (the reference model's encoders and slot / owner rules), with word 3 last.
+//! The driver's event ring, RESUME_FAULT, fault loop and QP commands against
+//! a fake core: registers, a command unit that knows which tokens are posted
+//! and how many QPs its responder has, and a ring writer that puts records
+//! into host memory the way `docs/events.md` says (the reference model's
+//! encoders and slot / owner rules), with word 3 last.
 
 use std::collections::{HashMap, HashSet};
 
@@ -9,7 +10,7 @@ use super::*;
 use crate::models::events_ref::{self, Record};
 use crate::models::host_memory::{HostMemory, MemConfig};
 use crate::models::page_table::{walk, Outcome};
-use odp_mmu::control::command::{RES_NOT_BUILT, RES_OK};
+use odp_mmu::control::command::{self, RES_NOT_BUILT, RES_OK};
 use odp_mmu::fault::{EVENT_OWNER_BIT, EVENT_RECORD_BYTES};
 use odp_mmu::spec::op as req_op;
 
@@ -28,6 +29,11 @@ struct FakeCore {
     posted: HashSet<u32>,
     /// A result code for RESUME_FAULT in place of the token check.
     resume_code: Option<u8>,
+    /// QPs the responder keeps state for: a QP command naming one at or
+    /// beyond finishes QP_RANGE.
+    qp_table: u32,
+    /// A result code for QP commands in place of the QPN check.
+    qp_code: Option<u8>,
     /// Writes to this register answer SLVERR.
     slverr_at: Option<u16>,
     /// The writer's producer index (`EQ_PROD`).
@@ -47,6 +53,8 @@ impl FakeCore {
             result: 0,
             posted: HashSet::new(),
             resume_code: None,
+            qp_table: 16,
+            qp_code: None,
             slverr_at: None,
             prod: 0,
             half: None,
@@ -124,6 +132,14 @@ impl FakeCore {
                 Some(code) => code,
                 None if self.posted.remove(&self.args[0]) => RES_OK as u8,
                 None => RES_STALE_TOKEN,
+            },
+            op::QP_RESET | op::QP_RNR_TIMER => match self.qp_code {
+                Some(code) => code,
+                None if self.args[0] & command::QPN_RESERVED_MASK != 0 => {
+                    command::RES_BAD_FIELD as u8
+                }
+                None if self.args[0] >= self.qp_table => RES_QP_RANGE,
+                None => RES_OK as u8,
             },
             _ => RES_NOT_BUILT as u8,
         };
@@ -505,6 +521,94 @@ fn driver_resume_fault_sends_token_and_flag_and_tells_a_stale_token_apart() {
 }
 
 #[test]
+fn driver_qp_commands_send_qpn_kind_and_timer_and_tell_a_qpn_out_of_range_apart() {
+    let mut drv = driver();
+    drv.qp_reset(5).unwrap();
+    drv.set_qp_rnr_timer(7, Some(14)).unwrap();
+    drv.set_qp_rnr_timer(7, None).unwrap();
+    drv.set_qp_rnr_timer(15, Some(31)).unwrap();
+    drv.set_qp_rnr_timer(0, Some(0)).unwrap();
+    // The fake responder has 16 QPs.
+    assert_eq!(drv.qp_reset(16), Err(Error::QpRange { qpn: 16 }));
+    assert_eq!(
+        drv.set_qp_rnr_timer(0x00ff_ffff, None),
+        Err(Error::QpRange { qpn: 0x00ff_ffff })
+    );
+    // The argument words each op reads: QP_RESET ARG0, QP_RNR_TIMER ARG0
+    // and ARG1.
+    let sent: Vec<(u8, Vec<u32>)> = drv
+        .bus
+        .commands
+        .iter()
+        .map(|(o, a)| (*o, a[..if *o == op::QP_RESET { 1 } else { 2 }].to_vec()))
+        .collect();
+    assert_eq!(
+        sent,
+        vec![
+            (op::QP_RESET, vec![5]),
+            (op::QP_RNR_TIMER, vec![7, 0x100 | 14]),
+            (op::QP_RNR_TIMER, vec![7, 0]),
+            (op::QP_RNR_TIMER, vec![15, 0x100 | 31]),
+            (op::QP_RNR_TIMER, vec![0, 0x100]),
+            (op::QP_RESET, vec![16]),
+            (op::QP_RNR_TIMER, vec![0x00ff_ffff, 0]),
+        ]
+    );
+    // Any other refusal stays a command error with its code.
+    drv.bus.qp_code = Some(RES_NOT_BUILT as u8);
+    assert_eq!(
+        drv.qp_reset(3),
+        Err(Error::Command {
+            op: op::QP_RESET,
+            code: RES_NOT_BUILT as u8
+        })
+    );
+    assert_eq!(
+        drv.set_qp_rnr_timer(3, Some(1)),
+        Err(Error::Command {
+            op: op::QP_RNR_TIMER,
+            code: RES_NOT_BUILT as u8
+        })
+    );
+    // The ENABLE bit and the CODE field are the register map's
+    // QP_RNR_TIMER TIMER fields.
+    let fields = regmap::op_by_code(op::QP_RNR_TIMER).unwrap().args[1].fields;
+    let (code, enable) = (fields[0], fields[1]);
+    assert_eq!((code.name, enable.name), ("CODE", "ENABLE"));
+    assert_eq!(QP_TIMER_ENABLE, 1 << enable.lsb);
+    assert_eq!(enable.width, 1);
+    assert_eq!(command::QP_TIMER_CODE_MASK, code.mask());
+    assert_eq!(QPN_MAX, 0x00ff_ffff);
+}
+
+#[test]
+fn driver_qp_commands_refuse_what_the_core_would_and_send_nothing() {
+    let mut drv = driver();
+    let bad = |what| Err(Error::BadArgument { what });
+    assert_eq!(drv.qp_reset(1 << 24), bad("QPN beyond 24 bits"));
+    assert_eq!(drv.qp_reset(u32::MAX), bad("QPN beyond 24 bits"));
+    assert_eq!(
+        drv.set_qp_rnr_timer(0x0100_0003, Some(3)),
+        bad("QPN beyond 24 bits")
+    );
+    assert_eq!(
+        drv.set_qp_rnr_timer(3, Some(32)),
+        bad("RNR timer code beyond 31")
+    );
+    assert_eq!(
+        drv.set_qp_rnr_timer(3, Some(0xff)),
+        bad("RNR timer code beyond 31")
+    );
+    // Once CAP_QPS is known, a QPN at or beyond it is refused here.
+    drv.caps.qps = 8;
+    assert_eq!(drv.qp_reset(8), bad("QPN beyond CAP_QPS"));
+    assert_eq!(drv.set_qp_rnr_timer(9, None), bad("QPN beyond CAP_QPS"));
+    assert!(drv.bus.commands.is_empty(), "nothing was sent");
+    drv.qp_reset(7).unwrap();
+    assert_eq!(drv.bus.commands.len(), 1);
+}
+
+#[test]
 fn driver_service_faults_maps_resumes_and_returns_the_other_events() {
     let mut drv = driver();
     let spec = MrSpec {
@@ -654,4 +758,8 @@ fn driver_new_errors_display() {
     assert!(Error::RingNotReset { prod: 3 }
         .to_string()
         .contains("EQ_PROD reads 3"));
+    assert_eq!(
+        Error::QpRange { qpn: 0x400 }.to_string(),
+        "QPN 0x400 is beyond the core's QPs"
+    );
 }

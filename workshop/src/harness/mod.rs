@@ -1,7 +1,8 @@
 //! Shared testbench infrastructure: the Verilated-model loader, the lockstep
-//! runner, rust-hdl port access, the synthesizability checks, and the seed
-//! and stop rules of every random test; [`dut`] is the one contract every
-//! testbench drives its block through.
+//! runner, rust-hdl port access, the synthesizability checks, the RoCE v2
+//! framing of the core's NAKs and their decoding by scapy ([`roce`]), and
+//! the seed and stop rules of every random test; [`dut`] is the one contract
+//! every testbench drives its block through.
 #![allow(dead_code)] // each test target uses a different part of the harness
 
 pub mod bundles;
@@ -10,6 +11,7 @@ pub mod dut;
 pub mod lockstep;
 pub mod monitor;
 pub mod rhdl;
+pub mod roce;
 pub mod top;
 pub mod verilated;
 

@@ -9,8 +9,10 @@
 //! channels (the event-ring writer's records land in `mem`). `m_wake` is
 //! ready unless [`Inputs::wake_stall`]; every wake taken is queued in
 //! [`VerilatedTop::wakes`], also in the clocks a driver call runs, and `irq`
-//! is kept in [`VerilatedTop::irq`]. `m_nak` must stay idle (the NAK
-//! generator is not composed yet).
+//! is kept in [`VerilatedTop::irq`]. `m_nak` is ready unless
+//! [`Inputs::nak_stall`]; every NAK taken is queued in
+//! [`VerilatedTop::naks`], and the stream rules are checked on it every
+//! clock (a NAK on offer stays, unchanged, until taken).
 //!
 //! [`write32`] and [`read32`] are the AXI4-Lite master of every simulated
 //! driver bus: whole-clock handshakes (address and data offered together,
@@ -64,6 +66,8 @@ ports!(
     s_done_epoch,
     m_xrsp_epoch,
     m_nak_valid,
+    m_nak_qpn,
+    m_nak_hdr,
     m_wake_valid,
     m_wake_qpn,
     irq,
@@ -172,6 +176,8 @@ pub struct Inputs {
     pub lite: LiteIn,
     /// `m_wake_ready` low this clock (it is high otherwise).
     pub wake_stall: bool,
+    /// `m_nak_ready` low this clock (it is high otherwise).
+    pub nak_stall: bool,
 }
 
 /// What the core did in one clock.
@@ -261,6 +267,20 @@ pub struct VerilatedTop {
     pub irq: bool,
     /// Write bursts taken on the AXI4 master (event records).
     pub event_writes: u64,
+    /// The clock of the last read-data beat taken on the AXI4 master (a
+    /// page-table word reached the walker).
+    pub last_read_data: u64,
+    /// The clock of the last write-data beat with `wlast` taken (an event
+    /// record's last word is in host memory).
+    pub last_write_data: u64,
+    /// The clock of the last AXI4-Lite write address taken (a driver
+    /// command's doorbell is the last write of its call).
+    pub last_lite_write: u64,
+    /// NAKs taken on `m_nak`, `(clock, local qpn, hdr)`, oldest first; the
+    /// bench takes them out.
+    pub naks: std::collections::VecDeque<(u64, u32, u128)>,
+    /// The NAK on offer and not taken in the last clock.
+    nak_held: Option<(u32, u128)>,
 }
 
 impl VerilatedTop {
@@ -288,6 +308,11 @@ impl VerilatedTop {
             wakes: Default::default(),
             irq: false,
             event_writes: 0,
+            last_read_data: 0,
+            last_write_data: 0,
+            last_lite_write: 0,
+            naks: Default::default(),
+            nak_held: None,
         };
         top.m.set_idx(top.p.rst, 1);
         top.cycle(&Inputs::default());
@@ -317,7 +342,7 @@ impl VerilatedTop {
         m.set_idx(p.m_xrsp_ready, inp.rsp_ready as u128);
         m.set_idx(p.s_done_valid, inp.done.is_some() as u128);
         m.set_idx(p.s_done_epoch, inp.done.unwrap_or(0) as u128);
-        m.set_idx(p.m_nak_ready, 1);
+        m.set_idx(p.m_nak_ready, !inp.nak_stall as u128);
         m.set_idx(p.m_wake_ready, !inp.wake_stall as u128);
         let lite = inp.lite;
         m.set_idx(p.s_axil_awvalid, lite.aw.is_some() as u128);
@@ -343,11 +368,23 @@ impl VerilatedTop {
         m.set_idx(p.m_axi_bresp, s.b.map_or(0, |b| b.resp) as u128);
         m.eval();
         let clock = self.clock;
-        assert_eq!(
-            m.get_idx(p.m_nak_valid),
-            0,
-            "clock {clock}: no NAK yet (the NAK generator is not composed)"
-        );
+        let nak = (m.get_idx(p.m_nak_valid) == 1)
+            .then(|| (m.get_idx(p.m_nak_qpn) as u32, m.get_idx(p.m_nak_hdr)));
+        if let Some(held) = self.nak_held {
+            assert_eq!(
+                nak,
+                Some(held),
+                "clock {clock}: a NAK on offer left or changed before it was taken"
+            );
+        }
+        self.nak_held = None;
+        if let Some((qpn, hdr)) = nak {
+            if inp.nak_stall {
+                self.nak_held = Some((qpn, hdr));
+            } else {
+                self.naks.push_back((clock, qpn, hdr));
+            }
+        }
         if m.get_idx(p.m_wake_valid) == 1 && !inp.wake_stall {
             self.wakes
                 .push_back((clock, m.get_idx(p.m_wake_qpn) as u32));
@@ -409,6 +446,15 @@ impl VerilatedTop {
         };
         self.walk_reads += (ar.is_some() && s.arready) as u64;
         self.event_writes += (aw.is_some() && s.awready) as u64;
+        if s.r.is_some() && mo.rready {
+            self.last_read_data = self.clock;
+        }
+        if mo.w.is_some_and(|w| w.last) && s.wready {
+            self.last_write_data = self.clock;
+        }
+        if out.lite.awready {
+            self.last_lite_write = self.clock;
+        }
         self.mon.check(&mo, &s);
         self.mem.edge(&mo);
         self.m.tick_idx(p.clk);

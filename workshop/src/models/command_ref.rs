@@ -1,11 +1,13 @@
 //! Reference model of the command unit: what one command does, in plain
 //! Rust, from the register-map fields (`docs/commands.md`). A RESUME_FAULT
 //! that passes its checks is handed to the fault queue, whose answer names
-//! its result ([`Outcome::Resume`], [`resume_result`]).
+//! its result ([`Outcome::Resume`], [`resume_result`]); a QP_RESET or
+//! QP_RNR_TIMER that passes them is handed to the per-QP responder, whose
+//! refusal or not names its result ([`Outcome::Qp`], [`qp_result`]).
 
 use odp_mmu::control::command::*;
 use odp_mmu::control::regmap::op;
-use odp_mmu::spec::mr_state;
+use odp_mmu::spec::{mr_state, qp_cmd};
 
 /// A command as the CSR block hands it over: op code, tag, argument words.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -44,6 +46,18 @@ pub struct Resume {
     pub err: bool,
 }
 
+/// The QP command a good QP_RESET / QP_RNR_TIMER hands to the responder
+/// (`qp_kind`, `qp_qpn`, `qp_timer`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct QpCmd {
+    /// `odp_mmu::spec::qp_cmd`: RESET, SET_TIMER or CLEAR_TIMER.
+    pub kind: u8,
+    /// `CMD_ARG0[23:0]`.
+    pub qpn: u32,
+    /// SET_TIMER: `CMD_ARG1[4:0]`; 0 with the other kinds.
+    pub timer: u8,
+}
+
 /// What a command does once checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
@@ -52,6 +66,19 @@ pub enum Outcome {
     /// A good RESUME_FAULT: handed to the fault queue; its answer gives the
     /// result ([`resume_result`]).
     Resume(Resume),
+    /// A good QP_RESET / QP_RNR_TIMER: handed to the responder; whether it
+    /// refuses the QPN gives the result ([`qp_result`]).
+    Qp(QpCmd),
+}
+
+/// Result code of a QP command the responder took: `qp_refused` (`refused`,
+/// the QPN is beyond its table) or not.
+pub fn qp_result(refused: bool) -> u8 {
+    if refused {
+        RES_QP_RANGE as u8
+    } else {
+        RES_OK as u8
+    }
 }
 
 /// Result code of a RESUME_FAULT the fault queue answered: `res_stale`
@@ -120,6 +147,26 @@ pub fn execute(c: &Command, mr_bits: u32) -> Outcome {
             return Outcome::Resume(Resume {
                 token: a[0],
                 err: a[1] & 1 != 0,
+            });
+        }
+    } else if c.op == op::QP_RESET || c.op == op::QP_RNR_TIMER {
+        // A QPN is 24 bits; its range is the responder's to check. ARG1
+        // bits other than the code and the enable are ignored.
+        if a[0] & QPN_RESERVED_MASK != 0 {
+            RES_BAD_FIELD
+        } else {
+            let enable = a[1] >> QP_TIMER_ENABLE_BIT & 1 != 0;
+            let (kind, timer) = if c.op == op::QP_RESET {
+                (qp_cmd::RESET, 0)
+            } else if enable {
+                (qp_cmd::SET_TIMER, (a[1] & QP_TIMER_CODE_MASK) as u8)
+            } else {
+                (qp_cmd::CLEAR_TIMER, 0)
+            };
+            return Outcome::Qp(QpCmd {
+                kind: kind as u8,
+                qpn: a[0],
+                timer,
             });
         }
     } else if OPS_PLANNED.contains(&c.op) {

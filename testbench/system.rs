@@ -1316,14 +1316,19 @@ fn system_error_resume_makes_qps_fatal_until_qp_reset() {
     let wakes: Vec<u32> = drv.bus.wakes.iter().map(|w| w.1).collect();
     assert_eq!(wakes, vec![local], "one wake, for the stalled local QP");
     map(&mut drv, &mr, va);
-    let syndromes = |drv: &mut Driver<VerilatedTop>| -> Vec<(u32, u8)> {
+    // Every NAK taken, for the packet dissector at the end.
+    let mut wire: Vec<u128> = Vec::new();
+    let mut syndromes = |drv: &mut Driver<VerilatedTop>| -> Vec<(u32, u8)> {
         for _ in 0..20 {
             drv.bus.cycle(&Inputs::default());
         }
         drv.bus
             .naks
             .drain(..)
-            .map(|(_, q, h)| (q, h.to_be_bytes()[12]))
+            .map(|(_, q, h)| {
+                wire.push(h);
+                (q, h.to_be_bytes()[12])
+            })
             .collect()
     };
     assert_eq!(syndromes(&mut drv), vec![(remote, 0x2c)], "the RNR NAK");
@@ -1378,4 +1383,21 @@ fn system_error_resume_makes_qps_fatal_until_qp_reset() {
         "DROPS counts the one DROP answer"
     );
     assert_eq!(drv.counter("RNR_NAKS_FAULT").unwrap(), 4, "RNR_NAKS_FAULT");
+    // The NAKs the core emitted, framed as RoCE v2 packets, decode in
+    // scapy's dissector to the fields the bench decodes by the IBTA layout.
+    let packets: Vec<Vec<u8>> = wire.iter().map(|&h| harness::roce::frame_nak(h)).collect();
+    let decoded = harness::roce::dissect_naks(&packets).expect("scapy dissects the NAKs");
+    assert_eq!(decoded.len(), wire.len());
+    let psns: Vec<u32> = decoded.iter().map(|d| d.psn).collect();
+    assert_eq!(psns, vec![0x10, 0x10, 0x20, 0x20, 0x20], "PSNs on the wire");
+    for (&h, d) in wire.iter().zip(&decoded) {
+        let n = decode_nak(0, 0, h);
+        assert!(d.has_udp && d.has_bth && d.has_aeth && d.icrc_ok, "{d:x?}");
+        assert_eq!(
+            (d.opcode, d.pkey, d.dest_qp, d.ack_req, d.syndrome, d.msn),
+            (0x11, 0xffff, n.rqpn, false, n.syndrome, n.msn),
+            "{d:x?}"
+        );
+        assert_eq!((n.rqpn, n.msn), (0x42, 1), "DestQP and MSN of the request");
+    }
 }

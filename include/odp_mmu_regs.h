@@ -73,6 +73,10 @@
 #define ODP_MMU_ERROR_EVENT_WRITE_ERR_MASK 0x00000008u
 #define ODP_MMU_ERROR_RESUME_STALE_SHIFT 4u
 #define ODP_MMU_ERROR_RESUME_STALE_MASK 0x00000010u
+#define ODP_MMU_ERROR_EQ_CONS_BAD_SHIFT 5u
+#define ODP_MMU_ERROR_EQ_CONS_BAD_MASK 0x00000020u
+#define ODP_MMU_ERROR_EQ_SIZE_BAD_SHIFT 6u
+#define ODP_MMU_ERROR_EQ_SIZE_BAD_MASK 0x00000040u
 
 /* ERROR_INFO (ro, built): The last command the core refused. */
 #define ODP_MMU_ERROR_INFO 0x002Cu
@@ -112,7 +116,7 @@
 #define ODP_MMU_EQ_BASE_HI 0x0054u
 #define ODP_MMU_EQ_BASE_HI_RESET 0x00000000u
 
-/* EQ_LOG2_SIZE (rw, built): Event ring size. */
+/* EQ_LOG2_SIZE (rw, built): Event ring size. 0 (the reset value) is the ring reset: no record is taken, EQ_PROD returns to 0 once the writes in flight complete, irq is low, and every fault still awaiting its RESUME is announced again in the next ring (docs/events.md). */
 #define ODP_MMU_EQ_LOG2_SIZE 0x0058u
 #define ODP_MMU_EQ_LOG2_SIZE_RESET 0x00000000u
 #define ODP_MMU_EQ_LOG2_SIZE_SHIFT 0u
@@ -289,7 +293,7 @@
 #define ODP_MMU_CTR_FAULT_SERVICE_MAX 19u
 #define ODP_MMU_FAULT_SERVICE_MAX_LO 0x0298u
 #define ODP_MMU_FAULT_SERVICE_MAX_HI 0x029Cu
-/* QPS_STALLED_NOW (gauge, planned: fault path): QPs waiting for a wake now. */
+/* QPS_STALLED_NOW (gauge, built): Local QPs waiting for a wake now: joined a fault's (or the overflow) wait list on a STALL, not yet woken on m_wake (a QP waiting on two faults counts twice). */
 #define ODP_MMU_CTR_QPS_STALLED_NOW 20u
 #define ODP_MMU_QPS_STALLED_NOW_LO 0x02A0u
 #define ODP_MMU_QPS_STALLED_NOW_HI 0x02A4u

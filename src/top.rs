@@ -79,6 +79,21 @@ pub struct OdpMmu<
     /// The error note at the head of the fault queue's notes has been
     /// applied (SET_ERROR taken); its wake may go out.
     note_err_done: DFF<Bit>,
+    /// QPS_STALLED_NOW: local QPs on a wait list, not yet woken.
+    stalled_now: DFF<Bits<32>>,
+    /// Responses pushed into the translator's output queue (`m_cm_valid`)
+    /// and taken from it (last beat on `m_xrsp`), mod 2^16.
+    rsp_pushed: DFF<Bits<16>>,
+    rsp_popped: DFF<Bits<16>>,
+    /// The wake fence of the note at the head: `rsp_pushed` when it came
+    /// up; its wake waits until `rsp_popped` has passed it, so a QP's STALL
+    /// answer always leaves on `m_xrsp` before its wake on `m_wake`.
+    fence: DFF<Bits<16>>,
+    fence_set: DFF<Bit>,
+    fence_ok: Signal<Local, Bit>,
+    fence_l: Signal<Local, Bits<16>>,
+    /// The event ring is off (`EQ_LOG2_SIZE` = 0): its reset.
+    eq_off: Signal<Local, Bit>,
     /// The note's SET_ERROR is offered to the responder this clock.
     note_cmd: Signal<Local, Bit>,
     /// The note's wake is offered on `m_wake` this clock.
@@ -174,6 +189,14 @@ impl<
             qr: QpResponder::new(),
             rt: RnrTimer::new(),
             note_err_done: Default::default(),
+            stalled_now: Default::default(),
+            rsp_pushed: Default::default(),
+            rsp_popped: Default::default(),
+            fence: Default::default(),
+            fence_set: Default::default(),
+            fence_ok: Default::default(),
+            fence_l: Default::default(),
+            eq_off: Default::default(),
             note_cmd: Default::default(),
             note_wake: Default::default(),
             rsp_last_beat: Default::default(),
@@ -227,6 +250,16 @@ impl<
         self.rt.clock.next = self.clk.val();
         self.note_err_done.clock.next = self.clk.val();
         self.note_err_done.d.next = self.note_err_done.q.val();
+        self.stalled_now.clock.next = self.clk.val();
+        self.stalled_now.d.next = self.stalled_now.q.val();
+        self.rsp_pushed.clock.next = self.clk.val();
+        self.rsp_pushed.d.next = self.rsp_pushed.q.val();
+        self.rsp_popped.clock.next = self.clk.val();
+        self.rsp_popped.d.next = self.rsp_popped.q.val();
+        self.fence.clock.next = self.clk.val();
+        self.fence.d.next = self.fence.q.val();
+        self.fence_set.clock.next = self.clk.val();
+        self.fence_set.d.next = self.fence_set.q.val();
         self.csr.rst.next = self.rst.val();
         self.cmd.rst.next = self.rst.val();
         self.xl.rst.next = self.rst.val();
@@ -309,9 +342,17 @@ impl<
         self.eq.eq_log2_size.next = self.csr.eq_log2_size.val();
         self.eq.eq_cons.next = self.csr.eq_cons.val();
         self.eq.irq_en.next = self.csr.ctrl_irq_en.val();
-        self.eq.ring_reset.next = false;
+        // EQ_LOG2_SIZE = 0 is the ring reset (docs/events.md): held while
+        // the size is 0, the writer zeroes its indices once its bursts are
+        // done, irq is low, and the fault queue turns every posted fault
+        // back into a new one, so the next ring announces it again.
+        self.eq_off.next = self.csr.eq_log2_size.val() == 0;
+        self.eq.ring_reset.next = self.eq_off.val();
+        self.fq.repost.next = self.eq_off.val();
         self.csr.eq_prod.next = self.eq.eq_prod.val();
-        self.irq.next = self.eq.irq.val();
+        self.irq.next = self.eq.irq.val() & (!self.eq_off.val());
+        self.csr.err_eq_cons_bad.next = self.eq.err_cons.val();
+        self.csr.err_eq_size_bad.next = self.eq.err_size.val();
         AxiWriteMaster::link(&mut self.m_axi.wr, &mut self.eq.m_axi);
         // RESUME_FAULT.
         self.fq.s_res_valid.next = self.cmd.fq_res_valid.val();
@@ -348,8 +389,24 @@ impl<
         // once. The note is taken when its last part is.
         self.note_cmd.next =
             self.fq.m_note_valid.val() & self.fq.m_note_err.val() & (!self.note_err_done.q.val());
+        // The wake fence: a note's wake waits until every response the
+        // translator had queued when the note came up has left on m_xrsp
+        // (the STALL answer it wakes is among them), so a requester never
+        // sees a wake before the STALL it answers. The note came up at
+        // least a RESUME after its STALL was decided, so the fence is
+        // passed as soon as the output queue has drained that far.
+        if self.fq.m_note_valid.val() & (!self.fence_set.q.val()) {
+            self.fence.d.next = self.rsp_pushed.q.val();
+            self.fence_set.d.next = true;
+        }
+        self.fence_l.next = self.rsp_popped.q.val() - self.rsp_pushed.q.val();
+        if self.fence_set.q.val() {
+            self.fence_l.next = self.rsp_popped.q.val() - self.fence.q.val();
+        }
+        self.fence_ok.next = !self.fence_l.val().get_bit(15);
         self.note_wake.next = self.fq.m_note_valid.val()
             & self.fq.m_note_wake.val()
+            & self.fence_ok.val()
             & ((!self.fq.m_note_err.val()) | self.note_err_done.q.val());
         // The responder's command port: a note's SET_ERROR first, else the
         // command unit's QP_RESET / QP_RNR_TIMER. Only the command unit's
@@ -376,6 +433,9 @@ impl<
         if (self.note_wake.val() & self.m_wake.ready.val()) | self.rst.val() {
             self.note_err_done.d.next = false;
         }
+        if self.fq.m_note_ready.val() | self.rst.val() {
+            self.fence_set.d.next = false;
+        }
 
         // ---- Status and counters.
         self.csr.st_ready.next = self.xl.ready.val() & self.qr.ready.val();
@@ -383,6 +443,16 @@ impl<
         self.csr.err_resume_stale.next = self.cmd.err_resume_stale.val();
         self.rsp_last_beat.next =
             self.m_xrsp.valid.val() & self.m_xrsp.ready.val() & self.m_xrsp.last.val();
+        if self.xl.m_cm_valid.val() {
+            self.rsp_pushed.d.next = self.rsp_pushed.q.val() + 1;
+        }
+        if self.rsp_last_beat.val() {
+            self.rsp_popped.d.next = self.rsp_popped.q.val() + 1;
+        }
+        if self.rst.val() {
+            self.rsp_pushed.d.next = 0.into();
+            self.rsp_popped.d.next = 0.into();
+        }
         self.csr.ctr_lookups_inc.next = self.s_xreq.valid.val() & self.s_xreq.ready.val();
         self.csr.ctr_tlb_hits_inc.next = self.xl.mon_tlb_hit.val();
         self.csr.ctr_tlb_misses_inc.next = self.xl.mon_tlb_miss.val();
@@ -413,7 +483,17 @@ impl<
         if self.fq.svc_valid.val() {
             self.csr.ctr_fault_service_max_value.next = self.fq.svc_clocks.val();
         }
-        self.csr.ctr_qps_stalled_now_value.next = 0.into();
+        // QPS_STALLED_NOW: + a local QP joining a wait list, - a wake.
+        if self.fq.cnt_waiting.val() & !(self.m_wake.valid.val() & self.m_wake.ready.val()) {
+            self.stalled_now.d.next = self.stalled_now.q.val() + 1;
+        }
+        if (!self.fq.cnt_waiting.val()) & self.m_wake.valid.val() & self.m_wake.ready.val() {
+            self.stalled_now.d.next = self.stalled_now.q.val() - 1;
+        }
+        if self.rst.val() {
+            self.stalled_now.d.next = 0.into();
+        }
+        self.csr.ctr_qps_stalled_now_value.next = self.stalled_now.q.val();
     }
 }
 

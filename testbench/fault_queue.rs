@@ -66,8 +66,8 @@ fn verilog() -> String {
 
 odp_mmu_workshop::port_map!(FqPorts<const N: usize, const S: usize, const Q: usize, const W: usize, const A: usize> for FaultQueue<N, S, Q, W, A> {
     clock: clock,
-    inputs: [rst, hint_cap, lk_valid, lk_mr, lk_vpn, s_flt_valid, s_flt_mr, s_flt_vpn, s_flt_qpn, s_flt_op, s_flt_va, s_flt_msg_len, s_flt_mr_lo, s_flt_mr_hi, m_ev_ready, s_res_valid, s_res_token, s_res_err, m_note_ready],
-    outputs: [ready, lk_out_valid, lk_pending, lk_slot, s_flt_ready, m_ev_valid, m_ev_w0, m_ev_w1, m_ev_w2, m_ev_w3, s_res_ready, res_done, res_stale, svc_valid, svc_clocks, m_note_valid, m_note_qpn, m_note_wake, m_note_err, pending, cnt_new, cnt_coalesced, cnt_overflow],
+    inputs: [rst, hint_cap, lk_valid, lk_mr, lk_vpn, s_flt_valid, s_flt_mr, s_flt_vpn, s_flt_qpn, s_flt_op, s_flt_va, s_flt_msg_len, s_flt_mr_lo, s_flt_mr_hi, m_ev_ready, s_res_valid, s_res_token, s_res_err, m_note_ready, repost],
+    outputs: [ready, lk_out_valid, lk_pending, lk_slot, s_flt_ready, m_ev_valid, m_ev_w0, m_ev_w1, m_ev_w2, m_ev_w3, s_res_ready, res_done, res_stale, svc_valid, svc_clocks, m_note_valid, m_note_qpn, m_note_wake, m_note_err, pending, cnt_new, cnt_coalesced, cnt_overflow, cnt_waiting, reposting],
 });
 
 /// A fault queue under test and its sizes.
@@ -141,6 +141,8 @@ struct Ins {
     /// A RESUME: token, err.
     res: Option<(u32, bool)>,
     m_note_ready: bool,
+    /// Re-announce every POSTED slot (level).
+    repost: bool,
 }
 
 impl Default for Ins {
@@ -153,6 +155,7 @@ impl Default for Ins {
             m_ev_ready: true,
             res: None,
             m_note_ready: true,
+            repost: false,
         }
     }
 }
@@ -175,6 +178,8 @@ struct Outs {
     cnt_new: bool,
     cnt_coalesced: bool,
     cnt_overflow: bool,
+    cnt_waiting: bool,
+    reposting: bool,
 }
 
 /// Drives one clock's inputs (payloads hold their last value while not
@@ -209,6 +214,7 @@ fn drive(d: &mut dyn Dut, i: &Ins) {
         d.set("s_res_err", e as u128);
     }
     d.set("m_note_ready", i.m_note_ready as u128);
+    d.set("repost", i.repost as u128);
 }
 
 /// Reads one clock's settled outputs.
@@ -240,6 +246,8 @@ fn read(d: &mut dyn Dut) -> Outs {
         cnt_new: d.is("cnt_new"),
         cnt_coalesced: d.is("cnt_coalesced"),
         cnt_overflow: d.is("cnt_overflow"),
+        cnt_waiting: d.is("cnt_waiting"),
+        reposting: d.is("reposting"),
     }
 }
 
@@ -491,7 +499,9 @@ impl Bench {
                     && o.svc.is_none()
                     && !o.cnt_new
                     && !o.cnt_coalesced
-                    && !o.cnt_overflow,
+                    && !o.cnt_overflow
+                    && !o.cnt_waiting
+                    && !o.reposting,
                 "clock {c}: an output valid before ready: {o:?}"
             );
         }
@@ -514,6 +524,25 @@ impl Bench {
             "clock {c}: s_res_ready with no RESUME valid the clock before"
         );
 
+        // Re-announce: on a clock the engine is idle (an input ready) and
+        // takes no RESUME; applied before this clock's record handshake,
+        // which wins over it in the block.
+        let takes_res = i.res.is_some() && o.s_res_ready;
+        assert_eq!(
+            o.reposting,
+            i.repost && !i.rst && (o.s_flt_ready || o.s_res_ready) && !takes_res,
+            "clock {c}: reposting (repost {}, s_flt_ready {}, s_res_ready {})",
+            i.repost,
+            o.s_flt_ready,
+            o.s_res_ready
+        );
+        if o.reposting {
+            for k in self.r.repost() {
+                // NEW from the next clock: the emitter's pick sees it then.
+                self.new_at[k] = c + 1;
+            }
+        }
+
         // The fault due this clock: its pulse, and the slot table changes.
         let pulse = match (o.cnt_new, o.cnt_coalesced, o.cnt_overflow) {
             (false, false, false) => None,
@@ -529,7 +558,15 @@ impl Bench {
                     .r
                     .lookup(fl.f.mr, fl.f.vpn)
                     .map(|k| self.r.slots[k].state);
+                let joins = self.r.waiting_joins;
                 let out = self.r.fault(&fl.f, fl.cap);
+                assert_eq!(
+                    o.cnt_waiting,
+                    self.r.waiting_joins > joins,
+                    "clock {c}: cnt_waiting of the fault taken at {} ({:?})",
+                    fl.taken,
+                    fl.f
+                );
                 let want = match out {
                     Outcome::New(_) => Kind::New,
                     Outcome::Coalesced(_) => Kind::Coalesced,
@@ -551,7 +588,10 @@ impl Bench {
                 }
                 self.seen.pulses.push((c, want));
             }
-            _ => assert_eq!(pulse, None, "clock {c}: counter pulse with no fault due"),
+            _ => assert!(
+                pulse.is_none() && !o.cnt_waiting,
+                "clock {c}: counter pulse with no fault due"
+            ),
         }
 
         // The RESUME due this clock.
@@ -1586,6 +1626,64 @@ fn fault_queue_full_ring_holds_the_record_and_faults_keep_coalescing() {
 }
 
 #[test]
+fn fault_queue_repost_offers_every_posted_record_again_with_its_token() {
+    let mut t = Tb::boot(ver());
+    t.fault(flt(1, 0x100, 5, LOCAL_WRITE));
+    t.fault(flt(1, 0x200, 6, REMOTE_WRITE));
+    t.settle();
+    let first = t.tokens();
+    assert_eq!(first.len(), 2);
+    // The ring is off: the records wait; repost moves both back to NEW.
+    t.base.m_ev_ready = false;
+    t.base.repost = true;
+    t.idle(8);
+    t.base.repost = false;
+    assert_eq!(t.b.r.reposted_slots, 2, "both POSTED slots re-announced");
+    assert!(t.b.r.reposts >= 1);
+    t.base.m_ev_ready = true;
+    t.settle();
+    assert_eq!(
+        t.tokens(),
+        [first.clone(), first.clone()].concat(),
+        "each record again, same tokens, lowest slot first"
+    );
+    // Still pending throughout: a lookup finds the page, a fault on it
+    // coalesces, and the RESUME of the re-announced token wakes the staller.
+    t.fault(flt(1, 0x100, 7, LOCAL_WRITE));
+    t.resume(first[0], false);
+    t.settle();
+    assert_eq!(t.kinds(), [Kind::New, Kind::New, Kind::Coalesced]);
+    assert_eq!(t.notes(), [wake(5), wake(7)]);
+}
+
+#[test]
+fn fault_queue_resume_of_a_reposted_slot_is_stale_until_its_record_is_taken_again() {
+    let mut t = Tb::boot(ver());
+    t.fault(flt(2, 0x300, 9, LOCAL_READ));
+    t.settle();
+    let tok = t.tokens()[0];
+    t.base.m_ev_ready = false;
+    t.base.repost = true;
+    t.idle(4);
+    t.base.repost = false;
+    t.resume(tok, false);
+    t.idle(RES_CHECK_CLOCKS + 2);
+    assert_eq!(
+        t.b.seen.verdicts.last().map(|v| v.1),
+        Some(false),
+        "RESUME of a re-announced slot before its record is taken again"
+    );
+    assert_eq!(t.b.r.stale[Stale::New as usize], 1);
+    t.base.m_ev_ready = true;
+    t.settle();
+    assert_eq!(t.tokens(), [tok, tok]);
+    t.resume(tok, false);
+    t.settle();
+    assert_eq!(t.b.seen.verdicts.last().map(|v| v.1), Some(true));
+    assert_eq!(t.notes(), [wake(9)]);
+}
+
+#[test]
 fn fault_queue_note_backpressure_holds_notes_and_loses_none() {
     let mut t = Tb::boot(ver());
     let qps: Vec<u32> = (0..20).map(|k| k * 37 % 1024).collect();
@@ -2212,6 +2310,8 @@ fn random_run(dut: Uut, clocks: u64, seed: u64) {
     let (mut flt_p, mut ev_p, mut note_p) = (0.5f64, 1.0f64, 1.0f64);
     let mut delay = (0u64, 50u64);
     let (mut err_pct, mut stale_pct) = (20u32, 5u32);
+    // Re-announce windows (the top holds repost while the ring is off).
+    let mut repost_until = 0u64;
     let sweep = 1u64 << addr_bits;
     // Resets: about one per 20 sweeps, at most ~8 in the nominal length;
     // and in about one drain in 20 (a drain reads every wait-list word).
@@ -2260,6 +2360,9 @@ fn random_run(dut: Uut, clocks: u64, seed: u64) {
                 s(10),
             ),
             ("back-to-back faults", b.seen.back_to_back, s(100)),
+            ("re-announces", b.r.reposts, s(20)),
+            ("slots re-announced", b.r.reposted_slots, s(20)),
+            ("local QPs joining a wait list", b.r.waiting_joins, s(100)),
             ("resets", b.seen.resets, 2),
             ("resets mid-drain", b.seen.resets_mid_drain, 1),
             ("resets mid-fault", b.seen.resets_mid_fault, 1),
@@ -2275,6 +2378,9 @@ fn random_run(dut: Uut, clocks: u64, seed: u64) {
             stale_pct = [0, 5, 20][rng.gen_range(0..3)];
             if rng.gen_ratio(1, 6) {
                 d.hold_until = c + rng.gen_range(100..800);
+            }
+            if rng.gen_ratio(1, 6) {
+                repost_until = c + rng.gen_range(1..40);
             }
         }
         // The hint cap changes only while no fault is offered or handled,
@@ -2321,6 +2427,7 @@ fn random_run(dut: Uut, clocks: u64, seed: u64) {
             m_ev_ready: c >= d.hold_until && c >= d.guard_until && rng.gen_bool(ev_p),
             res: d.offered,
             m_note_ready: rng.gen_bool(note_p),
+            repost: c < repost_until,
         };
         let o = b.step(&i);
         if i.flt.is_some() && o.s_flt_ready {

@@ -1401,3 +1401,131 @@ fn system_error_resume_makes_qps_fatal_until_qp_reset() {
         assert_eq!((n.rqpn, n.msn), (0x42, 1), "DestQP and MSN of the request");
     }
 }
+
+/// An event record whose write fails is not lost: the ring reset that
+/// recovers from `ERROR.EVENT_WRITE_ERR` announces every fault still
+/// awaiting its RESUME again, with its token; the driver services them and
+/// the requests complete. While a local QP waits, `QPS_STALLED_NOW` counts
+/// it.
+#[test]
+fn system_lost_event_record_is_announced_again_after_the_ring_reset() {
+    use odp_mmu_workshop::bench_faults::{core_with, events, map, one, BASE};
+    let (mut drv, mr) = core_with(&Params::small());
+    let ring = drv.event_ring().expect("ring set up");
+    // The ring's slot 0 answers SLVERR: the first record does not land.
+    drv.bus
+        .mem
+        .inject_error(ring.base..ring.base + 32, RESP_SLVERR);
+    let req = |op, qpn, page: u64| Req {
+        op,
+        qpn,
+        pd: 1,
+        key: 0x5a,
+        va: BASE + (page << 12),
+        len: 64,
+    };
+    let (remote, local) = (5, 6);
+    let (st, _) = one(&mut drv, &req(op::REMOTE_WRITE, remote, 1), 0x10, 64);
+    assert_eq!(st, status::RNR);
+    let (st, _) = one(&mut drv, &req(op::LOCAL_WRITE, local, 2), 0, 64);
+    assert_eq!(st, status::STALL);
+    for _ in 0..400 {
+        drv.bus.cycle(&Inputs::default());
+    }
+    // The first record failed, so the driver sees nothing (slot 0 never
+    // looks new); the error bit says why.
+    assert!(drv.poll_events().expect("poll").is_empty());
+    let (err, _) = drv.errors();
+    assert_eq!(
+        err >> regmap::ERROR_EVENT_WRITE_ERR & 1,
+        1,
+        "ERROR.EVENT_WRITE_ERR"
+    );
+    assert_eq!(drv.counter("QPS_STALLED_NOW").unwrap(), 1, "the local QP");
+    // Recovery: the ring reset; both faults are announced again.
+    drv.bus.mem.clear_errors();
+    assert_eq!(drv.recover_event_ring(), Ok(true));
+    assert!(!drv.bus.irq, "irq is low with interrupts off");
+    let mut ev = events(&mut drv);
+    ev.sort_by_key(|e| e.page_va);
+    let pages: Vec<(u64, u32)> = ev.iter().map(|e| (e.page_va, e.qpn)).collect();
+    assert_eq!(
+        pages,
+        vec![(BASE + 0x1000, remote), (BASE + 0x2000, local)],
+        "both faults announced in the new ring: {ev:x?}"
+    );
+    assert_eq!(drv.errors().0 >> regmap::ERROR_EVENT_WRITE_ERR & 1, 0);
+    assert_eq!(drv.recover_event_ring(), Ok(false), "nothing to recover");
+    drv.bus.wakes.clear();
+    for e in &ev {
+        map(&mut drv, &mr, e.page_va);
+        drv.resume_fault(e.token, false).expect("RESUME");
+    }
+    for _ in 0..300 {
+        drv.bus.cycle(&Inputs::default());
+    }
+    let wakes: Vec<u32> = drv.bus.wakes.iter().map(|w| w.1).collect();
+    assert_eq!(wakes, vec![local], "one wake for the stalled QP");
+    assert_eq!(drv.counter("QPS_STALLED_NOW").unwrap(), 0);
+    let (st, _) = one(&mut drv, &req(op::REMOTE_WRITE, remote, 1), 0x10, 64);
+    assert_eq!(st, status::OK, "the retransmission");
+    let (st, _) = one(&mut drv, &req(op::LOCAL_WRITE, local, 2), 0, 64);
+    assert_eq!(st, status::OK, "the local retry");
+    assert!(drv.poll_events().expect("poll").is_empty(), "no event more");
+}
+
+/// Bad event-ring registers set their `ERROR` bits and take or overwrite
+/// nothing.
+#[test]
+fn system_bad_event_ring_size_and_consumer_index_set_their_error_bits() {
+    use odp_mmu_workshop::bench_faults::{core_with, events, one, BASE};
+    let (mut drv, _mr) = core_with(&Params::small());
+    let req = Req {
+        op: op::REMOTE_READ,
+        qpn: 3,
+        pd: 1,
+        key: 0x5a,
+        va: BASE,
+        len: 64,
+    };
+    // EQ_CONS ahead of EQ_PROD: the ring counts as full.
+    drv.bus.write32(regmap::EQ_CONS, 3).expect("EQ_CONS");
+    let (st, _) = one(&mut drv, &req, 1, 64);
+    assert_eq!(st, status::RNR);
+    for _ in 0..300 {
+        drv.bus.cycle(&Inputs::default());
+    }
+    let bits = |drv: &mut Driver<VerilatedTop>| {
+        let e = drv.errors().0;
+        (
+            e >> regmap::ERROR_EQ_CONS_BAD & 1,
+            e >> regmap::ERROR_EQ_SIZE_BAD & 1,
+        )
+    };
+    assert_eq!(bits(&mut drv), (1, 0), "EQ_CONS_BAD");
+    assert_eq!(drv.bus.read32(regmap::EQ_PROD), 0, "nothing taken");
+    // Legal again: the record goes out.
+    drv.bus.write32(regmap::EQ_CONS, 0).expect("EQ_CONS");
+    assert_eq!(events(&mut drv).len(), 1);
+    // A size beyond 16 disables the ring and sets EQ_SIZE_BAD.
+    drv.bus
+        .write32(regmap::EQ_LOG2_SIZE, 20)
+        .expect("EQ_LOG2_SIZE");
+    // (Another QP: QP 3 waits for the retransmission of PSN 1.)
+    let (st, _) = one(
+        &mut drv,
+        &Req {
+            qpn: 4,
+            va: BASE + 0x1000,
+            ..req
+        },
+        2,
+        64,
+    );
+    assert_eq!(st, status::RNR);
+    for _ in 0..300 {
+        drv.bus.cycle(&Inputs::default());
+    }
+    assert_eq!(bits(&mut drv), (1, 1), "EQ_SIZE_BAD");
+    assert_eq!(drv.bus.read32(regmap::EQ_PROD), 1, "nothing more taken");
+}

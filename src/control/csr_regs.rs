@@ -45,6 +45,10 @@ pub struct CsrRegs {
     pub err_event_write_err: Signal<In, Bit>,
     /// One-clock pulse: sets ERROR.RESUME_STALE (A RESUME_FAULT named no fault awaiting its RESUME (the fault queue found the token stale: no such slot, a slot not yet posted or already resolved, an old generation, or bits 31:16 set); the command changed nothing and finished with result STALE_TOKEN (7).)
     pub err_resume_stale: Signal<In, Bit>,
+    /// One-clock pulse: sets ERROR.EQ_CONS_BAD (EQ_CONS was ahead of EQ_PROD or more than the ring size behind it: the ring was treated as full until it was legal again; nothing was overwritten.)
+    pub err_eq_cons_bad: Signal<In, Bit>,
+    /// One-clock pulse: sets ERROR.EQ_SIZE_BAD (EQ_LOG2_SIZE was written with 17 to 31: the ring is disabled as for 0.)
+    pub err_eq_size_bad: Signal<In, Bit>,
     /// ERROR_INFO.OP, captured when err_bad_cmd is high: Op of the last refused command.
     pub err_bad_cmd_op: Signal<In, Bits<8>>,
     /// ERROR_INFO.CODE, captured when err_bad_cmd is high: Why the core refused it (the core's result code).
@@ -61,7 +65,7 @@ pub struct CsrRegs {
     pub eq_base_lo: Signal<Out, Bits<32>>,
     /// EQ_BASE_HI.EQ_BASE_HI: Event ring base address, bits 63:32.
     pub eq_base_hi: Signal<Out, Bits<32>>,
-    /// EQ_LOG2_SIZE.EQ_LOG2_SIZE: log2 of the number of event-ring entries.
+    /// EQ_LOG2_SIZE.EQ_LOG2_SIZE: log2 of the number of event-ring entries: 1 to 16; 0 disables and resets the ring; 17 to 31 disable it and set ERROR.EQ_SIZE_BAD.
     pub eq_log2_size: Signal<Out, Bits<5>>,
     /// EQ_CONS.EQ_CONS: Event ring consumer index, written by the driver.
     pub eq_cons: Signal<Out, Bits<32>>,
@@ -145,7 +149,7 @@ pub struct CsrRegs {
     pub ctr_fault_service_sum_valid: Signal<In, Bit>,
     /// FAULT_SERVICE_MAX (max): Longest fault service time, clocks.
     pub ctr_fault_service_max_value: Signal<In, Bits<32>>,
-    /// QPS_STALLED_NOW (gauge): QPs waiting for a wake now.
+    /// QPS_STALLED_NOW (gauge): Local QPs waiting for a wake now: joined a fault's (or the overflow) wait list on a STALL, not yet woken on m_wake (a QP waiting on two faults counts twice).
     pub ctr_qps_stalled_now_value: Signal<In, Bits<32>>,
     // Parameter registers.
     cap_mrs: Constant<Bits<32>>,
@@ -371,6 +375,8 @@ impl CsrRegs {
             err_walk_fatal: Default::default(),
             err_event_write_err: Default::default(),
             err_resume_stale: Default::default(),
+            err_eq_cons_bad: Default::default(),
+            err_eq_size_bad: Default::default(),
             err_bad_cmd_op: Default::default(),
             err_bad_cmd_code: Default::default(),
             rnr_timer: Default::default(),
@@ -659,6 +665,8 @@ impl CsrRegs {
         ("err_walk_fatal", 1, true),
         ("err_event_write_err", 1, true),
         ("err_resume_stale", 1, true),
+        ("err_eq_cons_bad", 1, true),
+        ("err_eq_size_bad", 1, true),
         ("err_bad_cmd_op", 8, true),
         ("err_bad_cmd_code", 8, true),
         ("rnr_timer", 5, false),
@@ -733,6 +741,8 @@ impl CsrRegs {
             "err_walk_fatal" => self.err_walk_fatal.next = (value & 1) != 0,
             "err_event_write_err" => self.err_event_write_err.next = (value & 1) != 0,
             "err_resume_stale" => self.err_resume_stale.next = (value & 1) != 0,
+            "err_eq_cons_bad" => self.err_eq_cons_bad.next = (value & 1) != 0,
+            "err_eq_size_bad" => self.err_eq_size_bad.next = (value & 1) != 0,
             "err_bad_cmd_op" => self.err_bad_cmd_op.next = (value & 0xFF).into(),
             "err_bad_cmd_code" => self.err_bad_cmd_code.next = (value & 0xFF).into(),
             "eq_prod" => self.eq_prod.next = (value & 0xFFFFFFFF).into(),
@@ -924,7 +934,7 @@ impl Logic for CsrRegs {
         }
         if self.aw_sel_error.q.val() & self.wr_go.val() {
             // ERROR (rw1c)
-            self.n_error.next = self.r_error.q.val() & (!(self.w_bits.q.val() & 0x1F_u64));
+            self.n_error.next = self.r_error.q.val() & (!(self.w_bits.q.val() & 0x7F_u64));
         }
         if self.aw_sel_rnr_timer.q.val() & self.wr_go.val() {
             // RNR_TIMER (rw)
@@ -1047,6 +1057,12 @@ impl Logic for CsrRegs {
         }
         if self.err_resume_stale.val() {
             self.n_error.next = self.n_error.val() | 0x10_u64;
+        }
+        if self.err_eq_cons_bad.val() {
+            self.n_error.next = self.n_error.val() | 0x20_u64;
+        }
+        if self.err_eq_size_bad.val() {
+            self.n_error.next = self.n_error.val() | 0x40_u64;
         }
         if self.err_bad_cmd.val() {
             self.n_error_info.next = (self.n_error_info.val() & 0xFFFFFF00_u64) | bit_cast::<32, 8>(self.err_bad_cmd_op.val());

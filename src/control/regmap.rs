@@ -328,6 +328,8 @@ pub const ERROR_CMD_REJECTED: u32 = 1;
 pub const ERROR_WALK_FATAL: u32 = 2;
 pub const ERROR_EVENT_WRITE_ERR: u32 = 3;
 pub const ERROR_RESUME_STALE: u32 = 4;
+pub const ERROR_EQ_CONS_BAD: u32 = 5;
+pub const ERROR_EQ_SIZE_BAD: u32 = 6;
 pub const ERROR_INFO_OP_LSB: u32 = 0;
 pub const ERROR_INFO_CODE_LSB: u32 = 8;
 pub const CMD_DOORBELL_OP_LSB: u32 = 0;
@@ -610,8 +612,8 @@ pub static COUNTERS: &[Counter] = &[
     c(
         "QPS_STALLED_NOW",
         Gauge,
-        "QPs waiting for a wake now.",
-        FAULT_PATH,
+        "Local QPs waiting for a wake now: joined a fault's (or the overflow) wait list on a STALL, not yet woken on m_wake (a QP waiting on two faults counts twice).",
+        Block::Built,
     ),
 ];
 
@@ -693,6 +695,22 @@ const ERROR_FIELDS: &[Field] = &[
         0,
         Hw::Set("err_resume_stale"),
         "A RESUME_FAULT named no fault awaiting its RESUME (the fault queue found the token stale: no such slot, a slot not yet posted or already resolved, an old generation, or bits 31:16 set); the command changed nothing and finished with result STALE_TOKEN (7).",
+    ),
+    f(
+        "EQ_CONS_BAD",
+        ERROR_EQ_CONS_BAD,
+        1,
+        0,
+        Hw::Set("err_eq_cons_bad"),
+        "EQ_CONS was ahead of EQ_PROD or more than the ring size behind it: the ring was treated as full until it was legal again; nothing was overwritten.",
+    ),
+    f(
+        "EQ_SIZE_BAD",
+        ERROR_EQ_SIZE_BAD,
+        1,
+        0,
+        Hw::Set("err_eq_size_bad"),
+        "EQ_LOG2_SIZE was written with 17 to 31: the ring is disabled as for 0.",
     ),
 ];
 
@@ -868,7 +886,7 @@ pub static REGS: &[Reg] = &{
         word!("PREFETCH_CAP", PREFETCH_CAP, Access::Rw, 0x0040_0000, Hw::Out("prefetch_cap"), "Largest prefetch range hint in a fault event, bytes.", Block::Built),
         word!("EQ_BASE_LO", EQ_BASE_LO, Access::Rw, 0, Hw::Out("eq_base_lo"), "Event ring base address in host memory, bits 31:0.", Block::Built),
         word!("EQ_BASE_HI", EQ_BASE_HI, Access::Rw, 0, Hw::Out("eq_base_hi"), "Event ring base address, bits 63:32.", Block::Built),
-        reg("EQ_LOG2_SIZE", EQ_LOG2_SIZE, Access::Rw, &[f("EQ_LOG2_SIZE", 0, 5, 0, Hw::Out("eq_log2_size"), "log2 of the number of event-ring entries.")], "Event ring size.", Block::Built),
+        reg("EQ_LOG2_SIZE", EQ_LOG2_SIZE, Access::Rw, &[f("EQ_LOG2_SIZE", 0, 5, 0, Hw::Out("eq_log2_size"), "log2 of the number of event-ring entries: 1 to 16; 0 disables and resets the ring; 17 to 31 disable it and set ERROR.EQ_SIZE_BAD.")], "Event ring size. 0 (the reset value) is the ring reset: no record is taken, EQ_PROD returns to 0 once the writes in flight complete, irq is low, and every fault still awaiting its RESUME is announced again in the next ring (docs/events.md).", Block::Built),
         word!("EQ_CONS", EQ_CONS, Access::Rw, 0, Hw::Out("eq_cons"), "Event ring consumer index, written by the driver.", Block::Built),
         word!("EQ_PROD", EQ_PROD, Access::Ro, 0, Hw::Input("eq_prod"), "Event ring producer index.", Block::Built),
         arg!(0, "CMD_ARG0"),

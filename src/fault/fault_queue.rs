@@ -213,6 +213,21 @@ pub struct FaultQueue<
     pub cnt_coalesced: Signal<Out, Bit>,
     /// Pulse: a fault found every slot busy and was not recorded.
     pub cnt_overflow: Signal<Out, Bit>,
+    /// Pulse: a local QP joined a stall or overflow wait list it was not on
+    /// (it will get one `m_note_wake`): the top counts QPs waiting for a
+    /// wake with it.
+    pub cnt_waiting: Signal<Out, Bit>,
+
+    /// Re-announce (level): while high, every POSTED slot goes back to NEW
+    /// at a clock the engine is idle and takes no RESUME, so its record is
+    /// offered on `m_ev` again, with the same token. The top drives it
+    /// while the event ring is disabled (`EQ_LOG2_SIZE` = 0), so that a
+    /// re-initialised ring holds a record of every fault still awaiting
+    /// its RESUME (`docs/fault_queue.md`, Re-announcing).
+    pub repost: Signal<In, Bit>,
+    /// High on the clocks the POSTED slots go back to NEW (for the
+    /// testbench: the model applies the re-announce there).
+    pub reposting: Signal<Out, Bit>,
 
     // --- constants ---
     slots_c: Constant<Bits<9>>,
@@ -330,6 +345,9 @@ pub struct FaultQueue<
     c_new: DFF<Bit>,
     c_coal: DFF<Bit>,
     c_ovf: DFF<Bit>,
+    c_wait: DFF<Bit>,
+    f_wait: DFF<Bit>,
+    rp: Signal<Local, Bit>,
     // --- record emitter ---
     em: DFF<EmState>,
     em_slot: DFF<Bits<8>>,
@@ -412,6 +430,9 @@ impl<
             cnt_new: Default::default(),
             cnt_coalesced: Default::default(),
             cnt_overflow: Default::default(),
+            cnt_waiting: Default::default(),
+            repost: Default::default(),
+            reposting: Default::default(),
             slots_c: Constant::new((SLOTS as u64).into()),
             qps_c: Constant::new((Self::QPS as u64).into()),
             last_word: Constant::new(((1u64 << WORD_BITS) - 1).into()),
@@ -518,6 +539,9 @@ impl<
             c_new: Default::default(),
             c_coal: Default::default(),
             c_ovf: Default::default(),
+            c_wait: Default::default(),
+            f_wait: Default::default(),
+            rp: Default::default(),
             em: Default::default(),
             em_slot: Default::default(),
             em_enc: Default::default(),
@@ -560,7 +584,7 @@ impl<
             f_slot, f_oh, f_rslot, f_gen, r_oh, sc_oh, em_oh, f_aft, f_bef, f_aft32, f_bef32,
             ovf_any, r_tok, r_err, r_now, r_ok, w_new, w_free, sc_ovf, sc_slot, sc_word, sc_err,
             sc_stall, sc_rnr, note_v, note_qpn, note_wake, note_err, done_r, stale_r, svc_r, c_new,
-            c_coal, c_ovf, em, em_slot
+            c_coal, c_ovf, c_wait, f_wait, em, em_slot
         );
         for i in 0..SLOTS {
             self.st[i].clock.next = self.clock.val();
@@ -705,6 +729,7 @@ impl<
         self.c_new.d.next = false;
         self.c_coal.d.next = false;
         self.c_ovf.d.next = false;
+        self.c_wait.d.next = false;
         self.done_r.d.next = false;
         self.stale_r.d.next = false;
         self.sum_l.next =
@@ -821,7 +846,9 @@ impl<
                 {
                     self.f_bef32.d.next = self.f_cap.q.val();
                 }
-                // The QP onto its wait list.
+                // The QP onto its wait list (f_wait: a local QP that was
+                // not on it, counted with the fault's pulse).
+                self.f_wait.d.next = false;
                 self.w_stall.write_data.next = self.w_stall.read_data.val() | self.w_bit.val();
                 self.w_rnr.write_data.next = self.w_rnr.read_data.val() | self.w_bit.val();
                 self.w_ovf.write_data.next = self.w_ovf.read_data.val() | self.w_bit.val();
@@ -830,9 +857,12 @@ impl<
                         if self.f_op.q.val().get_bit(1) {
                             self.w_ovf.write_enable.next = true;
                             self.ovf_any.d.next = true;
+                            self.f_wait.d.next =
+                                (self.w_ovf.read_data.val() & self.w_bit.val()) == 0;
                         }
                     } else if self.f_op.q.val().get_bit(1) {
                         self.w_stall.write_enable.next = true;
+                        self.f_wait.d.next = (self.w_stall.read_data.val() & self.w_bit.val()) == 0;
                     } else {
                         self.w_rnr.write_enable.next = true;
                     }
@@ -848,6 +878,7 @@ impl<
                 self.c_new.d.next = self.f_new.q.val();
                 self.c_coal.d.next = self.f_coal.q.val();
                 self.c_ovf.d.next = self.f_ovf.q.val();
+                self.c_wait.d.next = self.f_wait.q.val();
                 self.fs.d.next = FqState::Idle;
             }
             FqState::R1 => {
@@ -954,7 +985,17 @@ impl<
         // Slot writes, each from a strobe register that is high for exactly
         // the one clock of its state (no state decode in front of the 2^k
         // slot registers).
+        // Re-announce: only while the engine is idle and takes no RESUME, so
+        // that no RESUME check (R1 to R2) sees a slot change under it; the
+        // emitter's take (below) and the engine's writes come after it.
+        self.rp.next = self.repost.val()
+            & (self.fs.q.val() == FqState::Idle)
+            & (!self.take_res.val())
+            & (!self.rst.val());
         for i in 0..SLOTS {
+            if self.rp.val() & (self.st[i].q.val() == SlotState::Posted) {
+                self.st[i].d.next = SlotState::New;
+            }
             if self.w_new.q.val() & self.f_oh.q.val().get_bit(i) {
                 self.st[i].d.next = SlotState::New;
                 self.key_mr[i].d.next = self.f_mr.q.val();
@@ -1054,6 +1095,8 @@ impl<
         self.cnt_new.next = self.c_new.q.val();
         self.cnt_coalesced.next = self.c_coal.q.val();
         self.cnt_overflow.next = self.c_ovf.q.val();
+        self.cnt_waiting.next = self.c_wait.q.val();
+        self.reposting.next = self.rp.val();
 
         // --- Reset: every slot empty (generation + 1), the sweep again. ---
         if self.rst.val() {
@@ -1072,6 +1115,7 @@ impl<
             self.c_new.d.next = false;
             self.c_coal.d.next = false;
             self.c_ovf.d.next = false;
+            self.c_wait.d.next = false;
             self.done_r.d.next = false;
             self.stale_r.d.next = false;
             self.r_ok.d.next = false;

@@ -197,12 +197,12 @@ impl<B: Bus> Driver<B> {
     /// The order is the one `docs/events.md` gives for (re)programming a
     /// ring:
     ///
-    /// 1. `EQ_LOG2_SIZE` = 0: the ring is disabled and the core takes no
-    ///    record into the old ring;
-    /// 2. the writer's indices must be zero: `EQ_PROD` must read 0. The
-    ///    register map has no ring-reset bit yet, so only the core's reset
-    ///    zeroes them, and a ring that has taken records since then cannot
-    ///    be moved: [`Error::RingNotReset`] (the ring stays disabled);
+    /// 1. `EQ_LOG2_SIZE` = 0: the ring reset. The core takes no record
+    ///    into the old ring, and every fault still awaiting its RESUME will
+    ///    be announced again in the new one (same token);
+    /// 2. wait until `EQ_PROD` reads 0: the writes in flight are done and
+    ///    the writer's indices are zero. If it does not within the poll
+    ///    bound: [`Error::RingNotReset`] (the ring stays disabled);
     /// 3. zero the ring's memory: every owner bit 0, so nothing looks new
     ///    to a consumer at index 0;
     /// 4. `EQ_BASE_LO`, `EQ_BASE_HI`, `EQ_CONS` = 0, then `EQ_LOG2_SIZE` =
@@ -224,8 +224,11 @@ impl<B: Bus> Driver<B> {
         }
         self.write(regmap::EQ_LOG2_SIZE, 0)?;
         self.ring = None;
-        let prod = self.bus.read32(regmap::EQ_PROD);
-        if prod != 0 {
+        if self
+            .poll(regmap::EQ_PROD, "EQ_PROD = 0", |p| p == 0)
+            .is_err()
+        {
+            let prod = self.bus.read32(regmap::EQ_PROD);
             return Err(Error::RingNotReset { prod });
         }
         let ring = EventRing {
@@ -260,8 +263,8 @@ impl<B: Bus> Driver<B> {
     /// most one ring's worth of records.
     ///
     /// The poll does not read `ERROR`: after `ERROR.EVENT_WRITE_ERR` a slot
-    /// may hold a stale record, and the ring must be reset (see
-    /// [`Driver::setup_event_ring`]).
+    /// may hold a stale record, and the ring must be reset
+    /// ([`Driver::recover_event_ring`]).
     pub fn poll_events(&mut self) -> Result<Vec<Event>> {
         let ring = self.ring.ok_or(Error::BadArgument {
             what: "no event ring: call setup_event_ring first",
@@ -289,6 +292,30 @@ impl<B: Bus> Driver<B> {
             self.ring = Some(EventRing { cons: c, ..ring });
         }
         Ok(events)
+    }
+
+    /// The recovery after `ERROR.EVENT_WRITE_ERR` (an event record's write
+    /// got an AXI error, so a slot of the ring holds stale data and the
+    /// driver cannot tell which): sets the ring up again at the same base
+    /// and size ([`Driver::setup_event_ring`], with `CTRL.IRQ_EN` kept),
+    /// then clears `ERROR.EVENT_WRITE_ERR`. Every fault still awaiting its
+    /// RESUME is announced again in the new ring, with its token, including
+    /// those whose record was lost; a fault the driver is already servicing
+    /// may appear twice, and a RESUME of it before its new record lands is
+    /// refused as stale ([`Error::StaleToken`]: resume it from the new
+    /// record). Returns whether the error bit was set (false: nothing done).
+    pub fn recover_event_ring(&mut self) -> Result<bool> {
+        let err = self.bus.read32(regmap::ERROR);
+        if err & (1 << regmap::ERROR_EVENT_WRITE_ERR) == 0 {
+            return Ok(false);
+        }
+        let ring = self.ring.ok_or(Error::BadArgument {
+            what: "no event ring: call setup_event_ring first",
+        })?;
+        let irq = self.bus.read32(regmap::CTRL) & (1 << regmap::CTRL_IRQ_EN) != 0;
+        self.setup_event_ring(ring.base, ring.log2_size, irq)?;
+        self.write(regmap::ERROR, 1 << regmap::ERROR_EVENT_WRITE_ERR)?;
+        Ok(true)
     }
 
     /// RESUME_FAULT: resolves the fault named by `token` (from its

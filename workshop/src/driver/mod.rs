@@ -68,9 +68,9 @@ pub enum Error {
     /// QP_RESET or QP_RNR_TIMER answered QP_RANGE ([`RES_QP_RANGE`]):
     /// `qpn` is at or beyond the core's QPs; nothing changed.
     QpRange { qpn: u32 },
-    /// The event ring cannot be set up: `EQ_PROD` reads `prod`, not 0, so
-    /// the ring writer has taken records since the core's reset (the
-    /// register map has no ring reset yet).
+    /// The event ring cannot be set up: with the ring reset
+    /// (`EQ_LOG2_SIZE` = 0), `EQ_PROD` still reads `prod`, not 0, after the
+    /// poll bound: the writer's bursts in flight never completed.
     RingNotReset { prod: u32 },
     /// A poll did not see the awaited state within its bound.
     Timeout { what: &'static str },
@@ -96,7 +96,7 @@ impl std::fmt::Display for Error {
             Error::RingNotReset { prod } => {
                 write!(
                     f,
-                    "EQ_PROD reads {prod}, not 0: the event ring was not reset"
+                    "EQ_PROD reads {prod}, not 0: the event ring did not drain"
                 )
             }
             Error::Timeout { what } => write!(f, "timed out waiting for {what}"),

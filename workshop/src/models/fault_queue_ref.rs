@@ -160,6 +160,12 @@ pub struct FaultQueueRef {
     pub notes: u64,
     pub overflow_wakes: u64,
     pub resets: u64,
+    /// Local QPs that joined a stall or overflow list they were not on
+    /// (`cnt_waiting`): each is owed one wake.
+    pub waiting_joins: u64,
+    /// Re-announces ([`FaultQueueRef::repost`]) and the slots they moved.
+    pub reposts: u64,
+    pub reposted_slots: u64,
 }
 
 impl FaultQueueRef {
@@ -183,6 +189,9 @@ impl FaultQueueRef {
             notes: 0,
             overflow_wakes: 0,
             resets: 0,
+            waiting_joins: 0,
+            reposts: 0,
+            reposted_slots: 0,
         }
     }
 
@@ -270,14 +279,14 @@ impl FaultQueueRef {
                 Outcome::New(k) | Outcome::Coalesced(k) => {
                     let s = &mut self.slots[k];
                     if f.local() {
-                        s.stall.insert(f.qpn);
+                        self.waiting_joins += s.stall.insert(f.qpn) as u64;
                     } else {
                         s.rnr.insert(f.qpn);
                     }
                 }
                 Outcome::Overflow => {
                     if f.local() {
-                        self.overflow.insert(f.qpn);
+                        self.waiting_joins += self.overflow.insert(f.qpn) as u64;
                     }
                 }
             }
@@ -329,6 +338,22 @@ impl FaultQueueRef {
                 State::Posted => Ok(k),
             }
         }
+    }
+
+    /// Re-announce (`repost`, applied on a clock the block shows
+    /// `reposting`): every POSTED slot is NEW again, with its token and
+    /// lists unchanged, so its record is offered again. Returns the slots
+    /// moved.
+    pub fn repost(&mut self) -> Vec<usize> {
+        let moved: Vec<usize> = (0..self.slots.len())
+            .filter(|&k| self.slots[k].state == State::Posted)
+            .collect();
+        for &k in &moved {
+            self.slots[k].state = State::New;
+        }
+        self.reposts += 1;
+        self.reposted_slots += moved.len() as u64;
+        moved
     }
 
     /// RESUME_FAULT(`token`, `err`): the notes it sends, in order (the

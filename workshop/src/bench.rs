@@ -128,6 +128,7 @@ struct BenchFile {
     wake_after_resume_clocks: u64,
     cold_4mib_write_rnr_round_trips_with_hint: u64,
     cold_4mib_write_rnr_round_trips_without_hint: u64,
+    fault_events_per_clock_storm: f64,
 }
 
 /// `x` rounded to `decimals` places as `format!` rounds it (exactly, from
@@ -178,6 +179,7 @@ impl Numbers {
             cold_4mib_write_rnr_round_trips_without_hint: self
                 .faults
                 .cold_4mib_write_rnr_round_trips_without_hint,
+            fault_events_per_clock_storm: round(self.faults.fault_events_per_clock_storm, 4),
         };
         serde_json::to_string_pretty(&file).expect("numbers always serialize") + "\n"
     }
@@ -288,6 +290,12 @@ impl Numbers {
                 "-".to_string(),
                 f.cold_4mib_write_rnr_round_trips_without_hint.to_string(),
                 "~1024",
+            ),
+            (
+                "fault_events_per_clock_storm",
+                "-".to_string(),
+                format!("{:.4}", f.fault_events_per_clock_storm),
+                "-",
             ),
         ];
         let mut s = format!(
@@ -876,6 +884,7 @@ mod tests {
             "wake_after_resume_clocks",
             "cold_4mib_write_rnr_round_trips_with_hint",
             "cold_4mib_write_rnr_round_trips_without_hint",
+            "fault_events_per_clock_storm",
         ] {
             assert!(
                 json.contains(&format!("\"{key}\": ")),

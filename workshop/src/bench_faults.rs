@@ -11,10 +11,11 @@
 //! | `resume_to_ok_clocks` | the driver maps the page and RESUMEs; the retransmission is offered the clock the driver call returns: clocks from the RESUME doorbell (the AXI4-Lite write address taken) to the retransmission's OK answer, the driver's `CMD_STATUS` polls and the retransmission's walk (2 levels of 200-clock reads: the RESUME does not fill the TLB) included |
 //! | `fault_hw_overhead_clocks` | `fault_event_clocks` + `resume_to_ok_clocks`: the core's share of a fault, the driver's time between event and RESUME excluded |
 //! | `wake_after_resume_clocks` | one LOCAL_WRITE to a missing page, answered STALL: from its RESUME doorbell to its `m_wake` |
+//! | `fault_events_per_clock_storm` | [`storm_bench_cfg`]: 32 QPs fault at once on 32 missing pages; page-fault events read per clock, first request to last record written |
 //! | `cold_4mib_write_rnr_round_trips_with_hint`, `..._without_hint` | an RDMA WRITE of 4 MiB (1024 packets of 4096 bytes) into an MR whose pages are all missing, one packet in flight, the RNR timer left out: the RNR NAKs the requester gets. The driver maps the event's prefetch range (with hint) or only the faulting page (without) |
 
 use crate::driver::{Driver, Event, Mr, MrSpec, PageFaultEvent};
-use crate::harness::top::{Inputs, VerilatedTop, XReq};
+use crate::harness::top::{Beat, Inputs, VerilatedTop, XReq};
 use crate::models::host_memory::MemConfig;
 use crate::models::translate_ref::Req;
 use odp_mmu::spec::{op::byte as op, status::byte as status, PageSize};
@@ -29,6 +30,10 @@ pub struct FaultNumbers {
     pub wake_after_resume_clocks: u64,
     pub cold_4mib_write_rnr_round_trips_with_hint: u64,
     pub cold_4mib_write_rnr_round_trips_without_hint: u64,
+    /// [`storm_numbers`]: page-fault events per clock in a storm, and the
+    /// events.
+    pub fault_events_per_clock_storm: f64,
+    pub storm_events: u64,
 }
 
 /// The MR of every scenario: 4096 pages (16 MiB, two table levels), none
@@ -233,5 +238,378 @@ pub fn top_faults(progress: &mut dyn FnMut(&str)) -> FaultNumbers {
     n.cold_4mib_write_rnr_round_trips_with_hint = cold_write_round_trips(true);
     progress("odp_mmu: cold 4 MiB RDMA WRITE without the hint");
     n.cold_4mib_write_rnr_round_trips_without_hint = cold_write_round_trips(false);
+    progress("odp_mmu: a fault storm of 32 QPs on 32 missing pages");
+    let r = fault_storm(&storm_bench_cfg());
+    n.fault_events_per_clock_storm = r.events_per_clock();
+    n.storm_events = r.events;
     n
+}
+
+/// The bench's storm: the default core, 200-clock memory, no backpressure,
+/// 32 QPs (half remote, half local) each sending one 64-byte packet to a
+/// random one of 32 missing pages, a driver that reads the 64-record ring
+/// every 20 clocks and resumes at once. `fault_events_per_clock_storm` is
+/// the events read over the clocks from the first request taken to the
+/// last record's last beat in host memory: every fault needs its walk
+/// (2 reads of 200 clocks, 8 walks at a time), so it is the walkers that
+/// bound it, not the fault queue (1 fault per 6 clocks) or the ring writer
+/// (1 record per 4 clocks).
+pub fn storm_bench_cfg() -> StormCfg {
+    StormCfg {
+        params: odp_mmu::Params::default(),
+        mem: MemConfig::fixed(crate::bench::MEMORY_LATENCY),
+        ring_log2: 6,
+        pages: 32,
+        qps: 32,
+        msgs: 1,
+        poll_every: 20,
+        service: (0, 0),
+        rnr_wait: (100, 100),
+        backpressure: false,
+        seed: 1,
+    }
+}
+
+/// A fault storm's set-up (see [`fault_storm`]).
+#[derive(Clone, Debug)]
+pub struct StormCfg {
+    pub params: odp_mmu::Params,
+    pub mem: MemConfig,
+    /// Event ring of `2^ring_log2` records: 1 makes it full at once.
+    pub ring_log2: u32,
+    /// Pages 1..=`pages` of the MR are the storm's (all missing at first,
+    /// one leaf table, so each has its own leaf PTE address).
+    pub pages: u64,
+    /// QPs 1..=`qps`: odd ones remote (REMOTE_WRITE), even ones local
+    /// (LOCAL_WRITE).
+    pub qps: u32,
+    /// Messages per QP, each on a random storm page.
+    pub msgs: u32,
+    /// The driver polls the ring every `poll_every` clocks and maps and
+    /// resumes each fault a random `service` clocks after it saw it.
+    pub poll_every: u64,
+    pub service: (u64, u64),
+    /// A remote QP retransmits a random `rnr_wait` clocks after an RNR.
+    pub rnr_wait: (u64, u64),
+    /// Random backpressure on `m_xrsp`, `m_wake` and `m_nak`.
+    pub backpressure: bool,
+    pub seed: u64,
+}
+
+/// What a fault storm did (every guarantee is checked while it runs).
+#[derive(Clone, Debug, Default)]
+pub struct StormReport {
+    pub clocks: u64,
+    /// Page-fault events the driver read, and the distinct pages they named.
+    pub events: u64,
+    /// RNR / STALL answers, wakes and NAKs.
+    pub rnr: u64,
+    pub stalls: u64,
+    pub wakes: u64,
+    pub naks: u64,
+    /// Counters read at the end.
+    pub faults: u64,
+    pub faults_coalesced: u64,
+    pub max_pending_faults: u64,
+    pub max_event_ring: u64,
+    /// Leaf-PTE reads checked against the pending windows.
+    pub leaf_reads: u64,
+    /// The first request taken and the last event record's last beat in
+    /// host memory.
+    pub first_request: u64,
+    pub last_event_write: u64,
+}
+
+impl StormReport {
+    /// Page-fault events per clock, first request to last record written.
+    pub fn events_per_clock(&self) -> f64 {
+        self.events as f64 / (self.last_event_write - self.first_request).max(1) as f64
+    }
+}
+
+/// Where a storm QP is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum QpState {
+    /// Its message's packet is to be offered (from the clock given).
+    Ready(u64),
+    /// Offered or taken, the answer not yet back.
+    Sent,
+    /// Got STALL: waits for its `m_wake`.
+    Stalled,
+    Done,
+}
+
+/// A fault storm on the whole core: many QPs fault on more distinct pages
+/// than the fault queue has slots, the event ring fills up, the driver
+/// services the faults late, and (with `backpressure`) every stream and AXI
+/// channel stalls at random. Panics on the first broken guarantee:
+///
+/// - no duplicate event for a page while its fault is pending (coalescing);
+/// - every STALL is followed by exactly one `m_wake` (no wake without a
+///   STALL, none twice), and `QPS_STALLED_NOW` is 0 at the end;
+/// - no walk reads the leaf PTE of a pending page (from 2,000 clocks after
+///   its event was read, so that walks already under way when it faulted
+///   are not counted, until its RESUME);
+/// - no fault is lost: every message completes with OK, every RNR answer
+///   has its NAK, `FAULTS` equals the events read, and nothing is pending at
+///   the end.
+pub fn fault_storm(cfg: &StormCfg) -> StormReport {
+    use crate::models::page_table::walk_trace;
+    use rand::{rngs::StdRng, Rng, SeedableRng};
+    use std::collections::{BTreeMap, HashMap};
+
+    let mut rng = StdRng::seed_from_u64(cfg.seed);
+    let top = VerilatedTop::new(&cfg.params, cfg.mem.clone());
+    let mut drv = Driver::new(top, 0x100..0x1000, true);
+    drv.bring_up()
+        .unwrap_or_else(|e| panic!("storm: bring-up: {e}"));
+    let mr = drv
+        .register_mr(
+            0,
+            MrSpec {
+                tag: 0x5a,
+                pd: 1,
+                base_va: BASE,
+                length: PAGES << 12,
+                access: 7,
+                levels: 2,
+            },
+        )
+        .unwrap_or_else(|e| panic!("storm: register_mr: {e}"));
+    assert!(cfg.pages < 512, "storm pages share one leaf table");
+    // Page 0 mapped: the leaf table exists, so a walk of a storm page reads
+    // that page's own leaf PTE.
+    map(&mut drv, &mr, BASE);
+    drv.setup_event_ring(RING, cfg.ring_log2, false)
+        .unwrap_or_else(|e| panic!("storm: event ring: {e}"));
+    let leaf = |drv: &Driver<VerilatedTop>, page: u64| -> u64 {
+        let (_, reads) = walk_trace(
+            &drv.bus.mem,
+            mr.tables.root,
+            mr.tables.levels_m1,
+            mr.offset(BASE + (page << 12)),
+        );
+        *reads.last().expect("a walk reads a PTE")
+    };
+    let leaf_page: HashMap<u64, u64> = (1..=cfg.pages).map(|p| (leaf(&drv, p), p)).collect();
+    assert_eq!(leaf_page.len() as u64, cfg.pages, "one leaf PTE per page");
+    drv.bus.mem.logging = true;
+    drv.bus.mem.ar_log.clear();
+    // The answers taken while the driver runs are kept: the storm sees
+    // every one, in order, before the wakes of the same clocks.
+    drv.bus.keep_lite_beats = true;
+
+    let n = cfg.qps as usize;
+    let mut st = vec![QpState::Ready(0); n];
+    let mut page: Vec<u64> = (0..n).map(|_| rng.gen_range(1..=cfg.pages)).collect();
+    let mut sent_msgs = vec![0u32; n];
+    let mut psn = vec![0u32; n];
+    let remote = |q: usize| (q + 1) % 2 == 1;
+    // Pending faults the driver knows: page -> (token, due, seen).
+    let mut pending: BTreeMap<u64, (u32, u64, u64)> = BTreeMap::new();
+    // Windows in which no walk may read a page's leaf PTE.
+    let mut windows: Vec<(u64, u64, u64)> = Vec::new();
+    let mut rep = StormReport::default();
+    let mut offer: Option<(usize, XReq)> = None;
+    let mut rr = 0usize;
+    let mut next_poll = 0u64;
+    let mut rnr_answers = 0u64;
+    let limit = 3_000_000u64;
+    let mut first_request = None;
+    loop {
+        let now = drv.bus.clock;
+        if now >= limit {
+            let c = drv.counters();
+            panic!(
+                "storm: not done after {limit} clocks: {st:?}; pending {pending:?}; offer {offer:?}; counters {c:?}"
+            );
+        }
+        if st.iter().all(|s| *s == QpState::Done) && pending.is_empty() {
+            break;
+        }
+        // The next packet: round robin over the QPs that may send.
+        if offer.is_none() {
+            for k in 0..n {
+                let q = (rr + k) % n;
+                if matches!(st[q], QpState::Ready(t) if t <= now) {
+                    rr = q + 1;
+                    let op = if remote(q) {
+                        op::REMOTE_WRITE
+                    } else {
+                        op::LOCAL_WRITE
+                    };
+                    let x = XReq {
+                        tag: q as u8,
+                        req: Req {
+                            op,
+                            qpn: q as u32 + 1,
+                            pd: 1,
+                            key: 0x5a,
+                            va: BASE + (page[q] << 12) + 64 * (q as u64 % 64),
+                            len: 64,
+                        },
+                        rqpn: 0x100 + q as u32,
+                        psn: psn[q],
+                        msn: sent_msgs[q],
+                        msg_len: 64,
+                    };
+                    st[q] = QpState::Sent;
+                    offer = Some((q, x));
+                    break;
+                }
+            }
+        }
+        let bp = cfg.backpressure;
+        let o = drv.bus.cycle(&Inputs {
+            req: offer.map(|o| o.1),
+            rsp_ready: !bp || rng.gen_ratio(3, 5),
+            wake_stall: bp && rng.gen_ratio(1, 3),
+            nak_stall: bp && rng.gen_ratio(1, 3),
+            ..Default::default()
+        });
+        if o.accepted {
+            first_request.get_or_insert(now);
+            offer = None;
+        }
+        // Answers (also those taken while the driver ran) and wakes, in
+        // clock order, a wake before an answer of the same clock: a wake
+        // must never come before the STALL it resolves.
+        let mut evs: Vec<(u64, u8, Option<Beat>, u32)> = drv
+            .bus
+            .lite_beats
+            .drain(..)
+            .map(|(c, b)| (c, 1, Some(b), 0))
+            .collect();
+        evs.extend(o.beat.map(|b| (now, 1, Some(b), 0)));
+        evs.extend(drv.bus.wakes.drain(..).map(|(c, q)| (c, 0, None, q)));
+        evs.sort_by_key(|e| (e.0, e.1));
+        for (now, _, beat, qpn) in evs {
+            let Some((tag, status, _, _, last)) = beat else {
+                let c = now;
+                let q = qpn as usize - 1;
+                assert_eq!(
+                    st.get(q),
+                    Some(&QpState::Stalled),
+                    "storm: clock {c}: wake for QP {qpn}, which is not stalled (twice, never, or before its STALL answer)"
+                );
+                rep.wakes += 1;
+                st[q] = QpState::Ready(c);
+                continue;
+            };
+            if !last {
+                continue;
+            }
+            let q = tag as usize;
+            assert_eq!(
+                st[q],
+                QpState::Sent,
+                "storm: clock {now}: answer for QP {q}"
+            );
+            match status {
+                status::OK => {
+                    sent_msgs[q] += 1;
+                    psn[q] = (psn[q] + 1) & 0xff_ffff;
+                    page[q] = rng.gen_range(1..=cfg.pages);
+                    st[q] = if sent_msgs[q] == cfg.msgs {
+                        QpState::Done
+                    } else {
+                        QpState::Ready(now)
+                    };
+                }
+                status::RNR if remote(q) => {
+                    rep.rnr += 1;
+                    rnr_answers += 1;
+                    st[q] = QpState::Ready(now + rng.gen_range(cfg.rnr_wait.0..=cfg.rnr_wait.1));
+                }
+                status::STALL if !remote(q) => {
+                    rep.stalls += 1;
+                    st[q] = QpState::Stalled;
+                }
+                s => panic!("storm: clock {now}: QP {q} page {} answered {s}", page[q]),
+            }
+        }
+        // NAKs (also those of the clocks a driver call ran).
+        while let Some((c, qpn, hdr)) = drv.bus.naks.pop_front() {
+            let syndrome = hdr.to_be_bytes()[12];
+            assert_eq!(
+                syndrome & 0xe0,
+                0x20,
+                "storm: clock {c}: NAK for QP {qpn} is not an RNR NAK: {syndrome:#x}"
+            );
+            rep.naks += 1;
+        }
+        // The driver: read the ring, service the faults that are due.
+        if now >= next_poll {
+            next_poll = now + cfg.poll_every;
+            let evs = drv
+                .poll_events()
+                .unwrap_or_else(|e| panic!("storm: poll: {e}"));
+            let seen = drv.bus.clock;
+            for ev in evs {
+                let Event::PageFault(pf) = ev else {
+                    panic!("storm: unexpected event {ev:x?}");
+                };
+                let p = (pf.page_va - BASE) >> 12;
+                assert!(
+                    !pending.contains_key(&p),
+                    "storm: clock {seen}: a second event for page {p}, still pending \
+                     (tokens {:#x} and {:#x})",
+                    pending[&p].0,
+                    pf.token
+                );
+                let due = seen + rng.gen_range(cfg.service.0..=cfg.service.1);
+                pending.insert(p, (pf.token, due, seen));
+                rep.events += 1;
+            }
+            let due: Vec<u64> = pending
+                .iter()
+                .filter(|(_, v)| v.1 <= seen)
+                .map(|(p, _)| *p)
+                .collect();
+            for p in due {
+                let (token, _, seen_at) = pending.remove(&p).unwrap();
+                map(&mut drv, &mr, BASE + (p << 12));
+                drv.resume_fault(token, false)
+                    .unwrap_or_else(|e| panic!("storm: RESUME {token:#x}: {e}"));
+                windows.push((p, seen_at + 2000, drv.bus.last_lite_write));
+            }
+        }
+    }
+    rep.clocks = drv.bus.clock;
+    rep.first_request = first_request.unwrap_or(0);
+    rep.last_event_write = drv.bus.last_write_data;
+    // No walk of a pending page.
+    for (c, a) in &drv.bus.mem.ar_log {
+        if let Some(&p) = leaf_page.get(&a.addr) {
+            rep.leaf_reads += 1;
+            if let Some(w) = windows.iter().find(|w| w.0 == p && w.1 <= *c && *c < w.2) {
+                panic!(
+                    "storm: clock {c}: a walk read the leaf PTE of page {p}, pending from {} to {}",
+                    w.1, w.2
+                );
+            }
+        }
+    }
+    for _ in 0..100 {
+        drv.bus.cycle(&Inputs::default());
+    }
+    let mut counter = |name: &str| {
+        drv.counter(name)
+            .unwrap_or_else(|e| panic!("storm: counter {name}: {e}"))
+    };
+    rep.faults = counter("FAULTS");
+    rep.faults_coalesced = counter("FAULTS_COALESCED");
+    rep.max_pending_faults = counter("MAX_PENDING_FAULTS");
+    rep.max_event_ring = counter("MAX_EVENT_RING");
+    assert_eq!(
+        rep.faults, rep.events,
+        "storm: FAULTS against the events read"
+    );
+    assert_eq!(counter("QPS_STALLED_NOW"), 0, "storm: QPs still stalled");
+    assert_eq!(counter("STALLS"), rep.stalls, "storm: STALLS");
+    assert_eq!(counter("WAKES"), rep.wakes, "storm: WAKES");
+    assert_eq!(rep.wakes, rep.stalls, "storm: one wake per STALL");
+    assert_eq!(rep.naks, rnr_answers, "storm: one RNR NAK per RNR answer");
+    assert_eq!(counter("RNR_NAKS_FAULT"), rep.naks, "storm: RNR_NAKS_FAULT");
+    rep
 }

@@ -281,6 +281,14 @@ pub struct VerilatedTop {
     pub naks: std::collections::VecDeque<(u64, u32, u128)>,
     /// The NAK on offer and not taken in the last clock.
     nak_held: Option<(u32, u128)>,
+    /// Keep the answers taken in the clocks of a driver call (the
+    /// AXI4-Lite cycles drain `m_xrsp`) in [`VerilatedTop::lite_beats`],
+    /// for a bench that must see every answer.
+    pub keep_lite_beats: bool,
+    /// Answers taken in driver calls, `(clock, beat)`, oldest first.
+    pub lite_beats: std::collections::VecDeque<(u64, Beat)>,
+    /// `m_xrsp_ready` in the clocks of a driver call (true by default).
+    pub lite_rsp_ready: bool,
 }
 
 impl VerilatedTop {
@@ -313,6 +321,9 @@ impl VerilatedTop {
             last_lite_write: 0,
             naks: Default::default(),
             nak_held: None,
+            keep_lite_beats: false,
+            lite_beats: Default::default(),
+            lite_rsp_ready: true,
         };
         top.m.set_idx(top.p.rst, 1);
         top.cycle(&Inputs::default());
@@ -465,12 +476,16 @@ impl VerilatedTop {
 
 impl LiteCycle for VerilatedTop {
     fn lite_cycle(&mut self, lite: LiteIn) -> LiteOut {
-        self.cycle(&Inputs {
-            rsp_ready: true,
+        let clock = self.clock;
+        let o = self.cycle(&Inputs {
+            rsp_ready: self.lite_rsp_ready,
             lite,
             ..Default::default()
-        })
-        .lite
+        });
+        if let (true, Some(b)) = (self.keep_lite_beats, o.beat) {
+            self.lite_beats.push_back((clock, b));
+        }
+        o.lite
     }
 }
 

@@ -30,7 +30,7 @@ pub struct FaultNumbers {
     pub wake_after_resume_clocks: u64,
     pub cold_4mib_write_rnr_round_trips_with_hint: u64,
     pub cold_4mib_write_rnr_round_trips_without_hint: u64,
-    /// [`storm_numbers`]: page-fault events per clock in a storm, and the
+    /// [`fault_storm`] on [`storm_bench_cfg`]: page-fault events per clock in a storm, and the
     /// events.
     pub fault_events_per_clock_storm: f64,
     pub storm_events: u64,

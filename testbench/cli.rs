@@ -736,3 +736,57 @@ fn fusesoc_generator_refuses_unknown_parameters_and_bad_values() {
     assert!(!out.status.success(), "walks: 0 was accepted:\n{log}");
     assert!(log.contains("walks must be in 1..=8, got 0"), "{log}");
 }
+
+/// `synth` and `pnr` record their numbers in `build/synth.json` and
+/// `build/pnr.json`, one entry per design, read back here as JSON (the
+/// adaptive RNR timer: the smallest block, synthesized in seconds; `pnr`
+/// placed only, without routing).
+#[test]
+fn synth_and_pnr_record_their_numbers_per_design_in_build_json() {
+    let read = |file: &str| -> serde_json::Value {
+        let text = std::fs::read_to_string(root().join(file)).expect(file);
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{file}: {e}"))
+    };
+    let out = odp_mmu(&["synth", "--design", "rnr-timer"]);
+    assert!(out.status.success(), "{}", printed(&out));
+    let synth = &read("build/synth.json")["rnr_timer"];
+    assert_eq!(synth["top"], "rnr_timer", "{synth}");
+    let targets = synth["targets"].as_array().expect("targets");
+    let names: Vec<&str> = targets
+        .iter()
+        .filter_map(|t| t["target"].as_str())
+        .collect();
+    assert_eq!(names, ["ecp5", "xcup"], "{synth}");
+    for t in targets {
+        assert!(t["luts"].as_u64().unwrap() > 100, "{t}");
+        assert!(t["ffs"].as_u64().unwrap() > 100, "{t}");
+    }
+
+    let out = odp_mmu(&[
+        "pnr",
+        "--design",
+        "rnr-timer",
+        "--no-route",
+        "--seed",
+        "1",
+        "2",
+    ]);
+    assert!(out.status.success(), "{}", printed(&out));
+    let pnr = &read("build/pnr.json")["rnr_timer"];
+    assert_eq!(pnr["routed"], false, "{pnr}");
+    assert_eq!(pnr["target_mhz"], 125.0, "{pnr}");
+    let runs = pnr["runs"].as_array().expect("runs");
+    let seeds: Vec<u64> = runs.iter().filter_map(|r| r["seed"].as_u64()).collect();
+    assert_eq!(seeds, [1, 2], "{pnr}");
+    let fmax: Vec<f64> = runs.iter().filter_map(|r| r["fmax_mhz"].as_f64()).collect();
+    assert_eq!(fmax.len(), 2, "{pnr}");
+    assert!(fmax.iter().all(|&f| f > 50.0), "{pnr}");
+    assert_eq!(
+        pnr["fmax_mhz"].as_f64(),
+        Some(fmax[0].min(fmax[1])),
+        "{pnr}"
+    );
+    let luts = &runs[0]["cells"]["TRELLIS_COMB"];
+    assert!(luts["used"].as_u64().unwrap() > 100, "{pnr}");
+    assert_eq!(luts["available"], 83640, "{pnr}");
+}

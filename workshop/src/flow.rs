@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::harness::verilated::{Dir, Port};
 use crate::tools;
@@ -40,7 +40,7 @@ const PNR_SCRIPT: &str = include_str!("../../synth/pnr_ecp5.ys.in");
 ///
 /// Each count is in the unit the family's data sheet uses, so it can be set
 /// against a device's capacity directly.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Utilisation {
     /// `"ecp5"` (Yosys `synth_ecp5`) or `"xcup"` (`synth_xilinx -family xcup`).
     pub target: String,
@@ -57,12 +57,15 @@ pub struct Utilisation {
     pub brams: u64,
     /// Multipliers: MULT18X18D on ECP5, DSP48E2 on UltraScale+.
     pub dsps: u64,
-    /// The whole `stat` output, for the cells the four counts leave out.
+    /// The whole `stat` output, for the cells the four counts leave out
+    /// (not in `build/synth.json`: `build/synth/` keeps it).
+    #[serde(skip)]
     pub raw_stat: String,
 }
 
-/// Result of placing and routing the core (inside its wrapper) on ECP5.
-#[derive(Clone, Debug, PartialEq)]
+/// Result of placing and routing the core (inside its wrapper) on ECP5;
+/// `build/pnr.json` holds it as JSON.
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PnrReport {
     /// Highest clock frequency the routed design meets, in MHz.
     pub fmax_mhz: f64,
@@ -73,6 +76,9 @@ pub struct PnrReport {
     /// Device use of core plus wrapper, e.g.
     /// `LUT4 1234/83640, TRELLIS_FF 567/83640, DP16KD 2/208, MULT18X18D 0/156`.
     pub utilisation: String,
+    /// Device use per nextpnr cell type that the design uses
+    /// (`TRELLIS_COMB` = LUT4, `TRELLIS_FF`, `DP16KD`, ...), core plus wrapper.
+    pub cells: BTreeMap<String, CellCount>,
     /// The slowest register-to-register path: first and last cell, its delay
     /// and how much of it is routing. Yosys names the wrapper's input
     /// flip-flops after the core port or net they drive
@@ -89,6 +95,33 @@ pub struct PnrReport {
     /// The ECP5 bitstream of the wrapped design (`build/pnr/<top>/<top>.bit`);
     /// empty after [`pnr_placed`], which does not route.
     pub bitstream: PathBuf,
+}
+
+/// Used and available sites of one cell type on the device.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct CellCount {
+    pub used: u64,
+    pub available: u64,
+}
+
+/// Sets `key` of the JSON object in `path` to `value`, keeping the other
+/// keys: `build/synth.json` and `build/pnr.json` hold one entry per design,
+/// so the blocks measured one after the other end up in one file. A file
+/// that is not a JSON object (absent, or from an older format) starts over.
+pub fn record_json(path: &Path, key: &str, value: serde_json::Value) -> Result<(), String> {
+    let mut all = std::fs::read_to_string(path)
+        .ok()
+        .and_then(|text| {
+            serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(&text).ok()
+        })
+        .unwrap_or_default();
+    all.insert(key.to_string(), value);
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    let text =
+        serde_json::to_string_pretty(&all).map_err(|e| format!("{}: {e}", path.display()))?;
+    std::fs::write(path, text + "\n").map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// Runs Yosys `synth_ecp5` and `synth_xilinx -family xcup` on `verilog` (a
@@ -699,6 +732,7 @@ fn pnr_in(
         fmax_mhz,
         target_mhz,
         utilisation,
+        cells,
         critical_path,
         paths_by_block,
     } = if route {
@@ -719,6 +753,7 @@ fn pnr_in(
             fmax_mhz,
             target_mhz,
             utilisation: utilisation_summary(&report),
+            cells: cell_counts(&report),
             critical_path: "(not routed: no path report)".into(),
             paths_by_block: Vec::new(),
         }
@@ -738,6 +773,7 @@ fn pnr_in(
         target_mhz,
         seed,
         utilisation,
+        cells,
         critical_path,
         paths_by_block,
         bitstream,
@@ -882,6 +918,7 @@ struct PnrNumbers {
     fmax_mhz: f64,
     target_mhz: f64,
     utilisation: String,
+    cells: BTreeMap<String, CellCount>,
     critical_path: String,
     paths_by_block: Vec<String>,
 }
@@ -1076,9 +1113,24 @@ fn parse_pnr_report(text: &str, top: &str) -> Result<PnrNumbers, String> {
         fmax_mhz: achieved,
         target_mhz: constraint,
         utilisation: utilisation_summary(&report),
+        cells: cell_counts(&report),
         critical_path,
         paths_by_block: paths.into_iter().map(|(_, line)| line).collect(),
     })
+}
+
+/// The cell types the design uses, from the report's `utilization` section.
+fn cell_counts(report: &Report) -> BTreeMap<String, CellCount> {
+    report
+        .utilization
+        .iter()
+        .filter_map(|(cell, u)| match (u.used, u.available) {
+            (Some(used), Some(available)) if used > 0 => {
+                Some((cell.clone(), CellCount { used, available }))
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// `LUT4 used/available, ...` from the report's `utilization` section.
@@ -1124,6 +1176,28 @@ fn summarise_path(steps: &[Step]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn record_json_keeps_the_other_designs_and_replaces_its_own() {
+        let dir = std::env::temp_dir().join(format!("odp-record-json-{}", std::process::id()));
+        let path = dir.join("sub").join("pnr.json");
+        let _ = std::fs::remove_dir_all(&dir);
+        record_json(&path, "tlb", serde_json::json!({"fmax_mhz": 118.3})).unwrap();
+        record_json(&path, "walker", serde_json::json!({"fmax_mhz": 130.1})).unwrap();
+        record_json(&path, "tlb", serde_json::json!({"fmax_mhz": 126.0})).unwrap();
+        let read = |p: &Path| -> serde_json::Value {
+            serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
+        };
+        assert_eq!(
+            read(&path),
+            serde_json::json!({"tlb": {"fmax_mhz": 126.0}, "walker": {"fmax_mhz": 130.1}})
+        );
+        // A file that is not an object starts over.
+        std::fs::write(&path, "[1, 2]").unwrap();
+        record_json(&path, "mr_table", serde_json::json!(1)).unwrap();
+        assert_eq!(read(&path), serde_json::json!({"mr_table": 1}));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     fn port(name: &str, width: usize, is_input: bool) -> Port {
         Port {
@@ -1332,6 +1406,16 @@ mod tests {
                 target_mhz: 125.0,
                 utilisation:
                     "LUT4 1234/83640, TRELLIS_FF 567/83640, DP16KD 2/208, MULT18X18D 0/156".into(),
+                // Unused cell types (MULT18X18D) are left out.
+                cells: [
+                    ("DP16KD", 2, 208),
+                    ("TRELLIS_COMB", 1234, 83640),
+                    ("TRELLIS_FF", 567, 83640),
+                    ("TRELLIS_IO", 4, 365),
+                ]
+                .into_iter()
+                .map(|(c, used, available)| (c.to_string(), CellCount { used, available }))
+                .collect(),
                 critical_path: "core.va_FF -> core.x_FF: 2.00 ns (1.25 ns routing)".into(),
                 paths_by_block: vec![
                     "m -> m: 2.00 ns (1.25 ns routing), core.va_FF -> core.x_FF \

@@ -296,7 +296,7 @@ enum Command {
         #[arg(long, default_value = "build/odp_mmu.v")]
         out: PathBuf,
     },
-    /// Synthesize with Yosys for ECP5 and UltraScale+ and print LUT/FF/BRAM/DSP
+    /// Synthesize with Yosys for ECP5 and UltraScale+ and print LUT/FF/BRAM/DSP; records them in build/synth.json
     Synth {
         #[command(flatten)]
         params: ParamArgs,
@@ -304,7 +304,7 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Design::OdpMmu)]
         design: Design,
     },
-    /// Place and route on ECP5 LFE5U-85F (speed 8) and print Fmax; writes a bitstream
+    /// Place and route on ECP5 LFE5U-85F (speed 8) and print Fmax; writes a bitstream; records Fmax and utilisation in build/pnr.json
     Pnr {
         #[command(flatten)]
         params: ParamArgs,
@@ -344,6 +344,36 @@ enum Command {
     },
 }
 
+/// The first keys of a design's entry in `build/synth.json` and
+/// `build/pnr.json`: its top module and its sizes (the parameters for the
+/// designs that take them, else what it is built with).
+fn design_json(
+    params: &ParamArgs,
+    design: Design,
+) -> Result<serde_json::Map<String, serde_json::Value>, String> {
+    let mut entry = serde_json::Map::new();
+    entry.insert("top".into(), design.top().into());
+    if design.honours().is_empty() {
+        entry.insert("sizes".into(), design.sizes().into());
+    } else {
+        let p = params.for_design(design)?;
+        entry.insert(
+            "params".into(),
+            serde_json::json!({
+                "mr_entries": p.mr_entries,
+                "qps": p.qps,
+                "tlb_sets": p.tlb_sets,
+                "tlb_ways": p.tlb_ways,
+                "huge_entries": p.huge_entries,
+                "walks": p.walks,
+                "pending_faults": p.pending_faults,
+                "outstanding": p.outstanding,
+            }),
+        );
+    }
+    Ok(entry)
+}
+
 /// Writes the Verilog of `design` to `out`; returns that path and the
 /// design's ports.
 fn write_verilog(
@@ -377,13 +407,23 @@ fn run(cli: Cli) -> Result<(), String> {
                 "{:<6} {:>8} {:>8} {:>6} {:>5}",
                 "target", "LUT", "FF", "BRAM", "DSP"
             );
-            for u in reports {
+            for u in &reports {
                 println!(
                     "{:<6} {:>8} {:>8} {:>6} {:>5}",
                     u.target, u.luts, u.ffs, u.brams, u.dsps
                 );
             }
-            println!("logs and full statistics in build/synth/");
+            let mut entry = design_json(&params, design)?;
+            entry.insert(
+                "targets".into(),
+                serde_json::to_value(&reports).map_err(|e| e.to_string())?,
+            );
+            let json = PathBuf::from("build/synth.json");
+            odp_mmu_workshop::flow::record_json(&json, design.top(), entry.into())?;
+            println!(
+                "logs and full statistics in build/synth/; numbers in {}",
+                json.display()
+            );
         }
         Command::Pnr {
             params,
@@ -393,6 +433,7 @@ fn run(cli: Cli) -> Result<(), String> {
         } => {
             let out = PathBuf::from(format!("build/{}.v", design.top()));
             let (path, ports) = write_verilog(&params, design, &out)?;
+            let mut runs = Vec::new();
             for seed in seed {
                 let (top, clock) = (design.top(), design.clock());
                 let r = if no_route {
@@ -422,6 +463,28 @@ fn run(cli: Cli) -> Result<(), String> {
                 if !no_route {
                     println!("bitstream: {}", r.bitstream.display());
                 }
+                // Recorded after every seed: a long run stopped half-way
+                // keeps the seeds it finished.
+                runs.push(r);
+                let mut entry = design_json(&params, design)?;
+                let worst = runs
+                    .iter()
+                    .map(|r| r.fmax_mhz)
+                    .fold(f64::INFINITY, f64::min);
+                entry.insert("device".into(), "LFE5U-85F-8 CABGA381".into());
+                entry.insert("routed".into(), (!no_route).into());
+                entry.insert("fmax_mhz".into(), worst.into());
+                entry.insert("target_mhz".into(), runs[0].target_mhz.into());
+                entry.insert(
+                    "runs".into(),
+                    serde_json::to_value(&runs).map_err(|e| e.to_string())?,
+                );
+                let json = PathBuf::from("build/pnr.json");
+                odp_mmu_workshop::flow::record_json(&json, design.top(), entry.into())?;
+                println!(
+                    "recorded in {} (fmax_mhz: the lowest of the seeds run)",
+                    json.display()
+                );
             }
         }
         Command::Depth {

@@ -11,7 +11,8 @@
 //! and the test harness are the `odp-mmu-workshop` package (`workshop/`).
 //!
 //! - [`translate`]: MR table, TLB, page-table walker, the translator;
-//! - [`fault`]: RNR NAK generator, event-ring writer;
+//! - [`fault`]: per-QP responder (RNR NAKs), adaptive RNR timer, event-ring
+//!   writer, fault queue;
 //! - [`control`]: register map, CSR block, command unit;
 //! - [`common`]: small shared blocks (FIFO, pseudo-LRU);
 //! - [`spec`]: the SPEC's code tables (status, op, MR state, access rights,

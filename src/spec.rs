@@ -6,15 +6,15 @@
 //!
 //! | table | module | SPEC | used by |
 //! |---|---|---|---|
-//! | response status on `m_xrsp_status` | [`status`] | 2 | translator, NAK generator, `odp_mmu` counters, translation and NAK models, testbenches |
-//! | request op on `s_xreq_op` | [`op`] | 2 | MR table, translator, NAK generator, MR check and environment models |
+//! | response status on `m_xrsp_status` | [`status`] | 2 | translator, per-QP responder, `odp_mmu` counters, translation and responder models, testbenches |
+//! | request op on `s_xreq_op` | [`op`] | 2 | MR table, translator, MR check and environment models |
 //! | MR state | [`mr_state`] | 1, 4 | MR table, command unit, MR check model, driver, testbenches |
 //! | MR access rights | [`access`] | 1, 5.1 | MR table, MR check model, driver, testbenches |
 //! | PTE bits and fields | [`pte`] | 3 | walker, page-table builder and reference walk |
 //! | page sizes (codes, shifts) | [`page_size`], [`PageSize`] | 1, 3 | walker, TLB, translator, page-table and TLB models, driver |
-//! | BTH opcode and AETH syndromes | [`aeth`] | 2 | NAK generator, NAK model |
-//! | RNR timer codes (IBTA) | [`rnr_timer`] | 2, 4 | NAK generator, CSR reset value, NAK model |
-//! | QP command kinds | [`qp_cmd`] | 4 | NAK generator, NAK model |
+//! | BTH opcode and AETH syndromes | [`aeth`] | 2 | per-QP responder, responder model |
+//! | RNR timer codes (IBTA) | [`rnr_timer`] | 2, 4 | adaptive RNR timer, CSR reset value, responder model |
+//! | QP command kinds | [`qp_cmd`] | 4 | per-QP responder, command unit, responder model |
 //! | event kinds | [`event`] | 4 | event-ring writer, event model, driver |
 //!
 //! Each table is a module of `u64` constants: the RTL uses them as they are
@@ -404,7 +404,7 @@ pub mod rnr_timer {
 }
 
 /// QP commands (SPEC section 4: QP reset, per-QP state), the `kind` of the
-/// NAK generator's command port.
+/// per-QP responder's command port.
 pub mod qp_cmd {
     /// Clear every per-QP state: not waiting, not in error, no timer
     /// override.
@@ -500,6 +500,7 @@ mod tests {
             ("translate/tlb.rs", "INV_BY_MR") => tlb::INV_BY_MR,
             ("translate/tlb.rs", "INV_BY_MR_RANGE") => tlb::INV_BY_MR_RANGE,
             ("translate/tlb.rs", "INV_RESERVED") => tlb::INV_RESERVED,
+            ("fault/responder.rs", "ROOM_LIMIT") => crate::fault::responder::ROOM_LIMIT,
             ("control/command.rs", "RES_OK") => command::RES_OK,
             ("control/command.rs", "RES_UNKNOWN_OP") => command::RES_UNKNOWN_OP,
             ("control/command.rs", "RES_NOT_BUILT") => command::RES_NOT_BUILT,
@@ -586,7 +587,7 @@ mod tests {
     #[test]
     fn named_literals_in_the_rtl_equal_their_constants() {
         let files: [(&str, &str); 7] = [
-            ("fault/nak.rs", include_str!("fault/nak.rs")),
+            ("fault/responder.rs", include_str!("fault/responder.rs")),
             ("top.rs", include_str!("top.rs")),
             ("translate/mod.rs", include_str!("translate/mod.rs")),
             (

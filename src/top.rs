@@ -361,7 +361,7 @@ impl<
         self.fq.s_res_err.next = self.cmd.fq_res_err.val();
         self.cmd.fq_res_done.next = self.fq.res_done.val();
         self.cmd.fq_res_stale.next = self.fq.res_stale.val();
-        // ---- Responder (docs/responder.md): beside the translator's c3 to
+        // ---- Responder (docs/responder.md): beside the translator's c2 to
         // c6; its overrides enter the decision, its NAKs leave on m_nak.
         self.qr.pkey.next = self.csr.pkey.val();
         self.rt.svc_valid.next = self.fq.svc_valid.val();

@@ -40,7 +40,7 @@ fn verilog(design: &str, flags: &[&str], file: &str) -> Result<String, String> {
 }
 
 /// Every `--design` value.
-const DESIGNS: [&str; 12] = [
+const DESIGNS: [&str; 11] = [
     "odp-mmu",
     "translator",
     "mr-table",
@@ -48,7 +48,6 @@ const DESIGNS: [&str; 12] = [
     "walker",
     "csr",
     "command-unit",
-    "nak",
     "events",
     "fault-queue",
     "rnr-timer",

@@ -2,14 +2,14 @@
 //! against its reference model.
 //!
 //! The bench plays the translator: it issues lookups at c0 while `hold` is
-//! low and carries them through its own c0..c3 shift register (three
-//! stages), so lookups issued before `hold` rose still arrive at c3; at c5
+//! low and carries them through its own c0..c2 shift register (two
+//! stages), so lookups issued before `hold` rose still arrive at c2; at c5
 //! it decides each lookup from a raw answer drawn at issue (OK, RNR /
 //! STALL, ACCESS_ERR, FATAL, or parked: behind a parked request of its QP,
 //! which beats the overrides, or a miss being walked, which they beat),
 //! applies the block's overrides as the translator does (`ov_fatal` ->
 //! FATAL, else `ov_drop` -> DROP, else the raw answer) and drives `cm_*`.
-//! It models where each held command takes its c3 slot and runs the plain-
+//! It models where each held command takes its c2 slot and runs the plain-
 //! Rust reference (`odp_mmu_workshop::models::responder_ref`) in decision
 //! order. Every clock it checks `ov_*` against the reference for the
 //! lookup at c5 (and that `cm_*` do not reach them), `ready`, `hold`,
@@ -30,8 +30,9 @@ use harness::verilated::Verilated;
 use odp_mmu::fault::responder::{QpResponder, NAK_FIFO_DEPTH, NAK_LATENCY_CLOCKS, ROOM_LIMIT};
 use odp_mmu::spec::status::byte::{ACCESS_ERR, DROP, FATAL, OK, RNR, STALL};
 use odp_mmu::spec::{aeth, qp_cmd, rnr_timer};
-use odp_mmu_workshop::models::nak_ref::Nak;
-use odp_mmu_workshop::models::responder_ref::{Answer, Lookup, Pulses, ResponderRef};
+use odp_mmu_workshop::models::responder_ref::{
+    nak_header, Answer, Lookup, Nak, Pulses, ResponderRef,
+};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use rust_hdl::prelude::*;
@@ -123,7 +124,7 @@ struct Cmd {
     timer: u8,
 }
 
-/// What occupies one of the block's slots (c3 to c5).
+/// What occupies one of the block's slots (c2 to c5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Slot {
     L(Lk),
@@ -165,9 +166,9 @@ struct Took {
 }
 
 /// Drives one clock's inputs: everything but `cm_*`.
-fn drive(d: &mut dyn Dut, i: &Ins, c3: Option<&Lk>) {
+fn drive(d: &mut dyn Dut, i: &Ins, c2: Option<&Lk>) {
     let c = i.cmd.unwrap_or_default();
-    let l = c3.copied();
+    let l = c2.copied();
     for (n, v) in [
         ("rst", i.rst as u128),
         ("pkey", i.pkey as u128),
@@ -262,9 +263,10 @@ struct Bench {
     clock: u64,
     /// Clocks of the reset sweep still to come (`ready` low).
     sweep_left: u64,
-    /// The translator's c0..c3: `pipe[0]` was issued last clock, `pipe[2]`
-    /// is at c3 now.
-    pipe: [Option<Lk>; 3],
+    /// The translator's c0..c2: `pipe[0]` was issued last clock, `pipe[1]`
+    /// is at c2 now.
+    pipe: [Option<Lk>; 2],
+    c3: Option<Slot>,
     c4: Option<Slot>,
     c5: Option<Slot>,
     /// The block's command holding register, and the clock it was taken.
@@ -281,17 +283,17 @@ struct Bench {
     mon_nak: StreamMonitor<Option<Nak>>,
     got_nak: Vec<(u64, Nak)>,
     decided: Vec<Decided>,
-    /// Clocks each command waited from being taken to its c3 slot.
+    /// Clocks each command waited from being taken to its c2 slot.
     inject_waits: Vec<u64>,
     /// The clocks `hold` was high while the block was ready and held no
     /// command (the NAK FIFO's room).
     room_holds: u64,
     fifo_peak: u64,
     // --- coverage ---
-    /// Index of the in-range slots that wrote at c5 in the last three
+    /// Index of the in-range slots that wrote at c5 in the last four
     /// clocks (`[0]` the last clock), and whether it was an RNR (its PSN).
-    writes: [Option<(u32, bool, u32)>; 3],
-    dist: [u64; 3],
+    writes: [Option<(u32, bool, u32)>; 4],
+    dist: [u64; 4],
     behind_rnr_same_psn: u64,
     behind_rnr_other_psn: u64,
     cmd_forwarded: u64,
@@ -315,7 +317,8 @@ impl Bench {
             r: ResponderRef::new(qp_bits),
             clock: 0,
             sweep_left: 1 << qp_bits,
-            pipe: [None; 3],
+            pipe: [None; 2],
+            c3: None,
             c4: None,
             c5: None,
             held: None,
@@ -331,8 +334,8 @@ impl Bench {
             inject_waits: Vec::new(),
             room_holds: 0,
             fifo_peak: 0,
-            writes: [None; 3],
-            dist: [0; 3],
+            writes: [None; 4],
+            dist: [0; 4],
             behind_rnr_same_psn: 0,
             behind_rnr_other_psn: 0,
             cmd_forwarded: 0,
@@ -357,10 +360,10 @@ impl Bench {
     fn step(&mut self, i: &Ins) -> (Outs, Took) {
         let c = self.clock;
         let d = &mut *self.dut.d;
-        // c3: the oldest lookup in flight, else the held command.
-        let c3 = self.pipe[2];
-        let inject = c3.is_none() && self.held.is_some();
-        drive(d, i, c3.as_ref());
+        // c2: the oldest lookup in flight, else the held command.
+        let c2 = self.pipe[1];
+        let inject = c2.is_none() && self.held.is_some();
+        drive(d, i, c2.as_ref());
         drive_answer(d, None);
         d.settle();
         let first = read(d);
@@ -435,11 +438,12 @@ impl Bench {
             self.mon_nak = StreamMonitor::new("m_nak");
             self.resets += 1;
             self.sweep_left = 1 << self.dut.qp_bits;
-            self.pipe = [None; 3];
+            self.pipe = [None; 2];
+            self.c3 = None;
             self.c4 = None;
             self.c5 = None;
             self.held = None;
-            self.writes = [None; 3];
+            self.writes = [None; 4];
             self.room = self.fifo <= ROOM_LIMIT;
             self.fifo = 0;
         } else {
@@ -492,7 +496,7 @@ impl Bench {
                 }
                 None => {}
             }
-            self.writes = [wrote, self.writes[0], self.writes[1]];
+            self.writes = [wrote, self.writes[0], self.writes[1], self.writes[2]];
             // The NAK FIFO: the push of last clock's decision, the pop.
             let pop = self.fifo > 0 && i.m_nak_ready;
             self.room = self.fifo <= ROOM_LIMIT;
@@ -503,13 +507,13 @@ impl Bench {
                 "clock {c}: more NAKs than the FIFO holds"
             );
             // The command holding register and the slots.
-            let slot3 = match (c3, inject) {
+            let slot2 = match (c2, inject) {
                 (Some(l), _) => Some(Slot::L(l)),
                 (None, true) => {
                     let (cm, taken) = self.held.take().unwrap();
                     let wait = c - taken;
                     assert!(
-                        wait <= 4,
+                        wait <= 3,
                         "clock {c}: a command taken at {taken} took its slot only now"
                     );
                     self.inject_waits.push(wait);
@@ -519,8 +523,9 @@ impl Bench {
                 (None, false) => None,
             };
             self.c5 = self.c4;
-            self.c4 = slot3;
-            self.pipe = [i.issue.filter(|_| issued), self.pipe[0], self.pipe[1]];
+            self.c4 = self.c3;
+            self.c3 = slot2;
+            self.pipe = [i.issue.filter(|_| issued), self.pipe[0]];
             if cmd_taken {
                 let cm = i.cmd.unwrap();
                 self.held = Some((cm, c));
@@ -577,6 +582,7 @@ impl Bench {
     /// Nothing in flight, every expected NAK out.
     fn drained(&self) -> bool {
         self.pipe.iter().all(Option::is_none)
+            && self.c3.is_none()
             && self.c4.is_none()
             && self.c5.is_none()
             && self.held.is_none()
@@ -653,10 +659,11 @@ enum Item {
 }
 
 /// Waits for `ready`, then offers `items` in order, one at a time, each
-/// until taken, with `gap` idle clocks after each; then drains. With a
-/// `gap` below 5 a command may be decided before a lookup offered ahead of
-/// it (it takes the first free c3 slot, see
-/// `responder_command_takes_a_free_slot_ahead_of_lookups_still_in_c0_to_c2`).
+/// until taken, with `gap` idle clocks after each; then drains. Items are
+/// decided in the order offered, whatever the `gap`: a command taken after
+/// a lookup was issued takes a c2 slot behind it (only a command taken in
+/// the clock a lookup is issued can go ahead of it, see
+/// `responder_command_takes_a_free_c2_slot_ahead_of_a_lookup_issued_with_it`).
 fn run(dut: Uut, items: &[Item], gap: u64, nak_ready: impl Fn(u64) -> bool) -> Bench {
     let mut b = Bench::new(dut);
     let mut next = 0;
@@ -778,12 +785,13 @@ fn responder_retransmission_that_faults_again_keeps_the_wait() {
 }
 
 #[test]
-fn responder_back_to_back_lookups_of_one_qp_at_distances_1_2_3() {
+fn responder_back_to_back_lookups_of_one_qp_at_distances_1_2_3_4() {
     // The slot ahead's commit is forwarded at c5 (distance 1, with the PSN
     // compare against the slot ahead when that commit is an RNR: equal and
     // not equal, and a state PSN that equals the lookup's but is stale);
-    // the commit of this clock at c4 (distance 2) and of the clock before
-    // from lw_* (distance 3).
+    // the commit of c4's clock at c4 (distance 2); at c3, the commit of
+    // that clock (distance 3) and the one written at the edge of the read,
+    // from lw_* (distance 4).
     let clocks = [
         // Distance 1 behind an RNR: the retransmission passes, another
         // PSN drops.
@@ -839,6 +847,30 @@ fn responder_back_to_back_lookups_of_one_qp_at_distances_1_2_3() {
         l(lk(9, 3, Raw::Ok)),
         l(lk(10, 3, Raw::Ok)),
         l(lk(8, 51, Raw::Ok)),
+        GAP,
+        GAP,
+        GAP,
+        GAP,
+        // Distance 4, and a retransmission at distance 4.
+        l(lk(11, 70, Raw::Fault)),
+        GAP,
+        GAP,
+        GAP,
+        l(lk(11, 71, Raw::Ok)),
+        GAP,
+        GAP,
+        GAP,
+        l(lk(11, 70, Raw::Ok)),
+        GAP,
+        GAP,
+        GAP,
+        l(lk(11, 71, Raw::Ok)),
+        // Distance 4 through other QPs.
+        l(lk(12, 80, Raw::Fault)),
+        l(lk(9, 4, Raw::Ok)),
+        l(lk(10, 4, Raw::Ok)),
+        l(lk(13, 4, Raw::Ok)),
+        l(lk(12, 81, Raw::Ok)),
     ];
     let b = script(Uut::small(), &clocks);
     assert_eq!(
@@ -867,9 +899,18 @@ fn responder_back_to_back_lookups_of_one_qp_at_distances_1_2_3() {
             (9, 3, Some(OK)),
             (10, 3, Some(OK)),
             (8, 51, Some(DROP)),
+            (11, 70, Some(RNR)),
+            (11, 71, Some(DROP)),
+            (11, 70, Some(OK)),
+            (11, 71, Some(OK)),
+            (12, 80, Some(RNR)),
+            (9, 4, Some(OK)),
+            (10, 4, Some(OK)),
+            (13, 4, Some(OK)),
+            (12, 81, Some(DROP)),
         ]
     );
-    assert!(b.dist[0] >= 5 && b.dist[1] >= 3 && b.dist[2] >= 4);
+    assert!(b.dist[0] >= 5 && b.dist[1] >= 3 && b.dist[2] >= 4 && b.dist[3] >= 4);
     assert_eq!(b.behind_rnr_same_psn, 1);
     assert_eq!(b.behind_rnr_other_psn, 2);
 }
@@ -918,7 +959,7 @@ fn responder_commands_between_lookups_of_their_qp_are_forwarded() {
     }
     assert_eq!(
         b.inject_waits,
-        vec![2, 2, 2, 2],
+        vec![1, 1, 1, 1],
         "each command in the bubble"
     );
     assert_eq!(b.cmd_forwarded, 4);
@@ -943,19 +984,30 @@ fn responder_commands_between_lookups_of_their_qp_are_forwarded() {
 }
 
 #[test]
-fn responder_command_takes_a_free_slot_ahead_of_lookups_still_in_c0_to_c2() {
-    // The order that counts is the c3 slot's: a command taken one clock
-    // after a lookup was issued takes the free c3 slot ahead of it, so the
-    // lookup sees the command (docs/responder.md: every lookup deciding
-    // after it sees it).
+fn responder_command_takes_a_free_c2_slot_ahead_of_a_lookup_issued_with_it() {
+    // The order that counts is the c2 slot's: a command taken in the clock
+    // a lookup is issued takes the free c2 slot ahead of it, so the lookup
+    // sees the command (docs/responder.md: every lookup deciding after it
+    // sees it); a command taken the clock after a lookup's issue finds the
+    // lookup in c2 and takes the slot behind it.
     let clocks = [
-        l(lk(2, 1, Raw::Ok)),
-        (None, Some(cmd(qp_cmd::SET_ERROR, 2, 0))),
+        (Some(lk(2, 1, Raw::Ok)), Some(cmd(qp_cmd::SET_ERROR, 2, 0))),
+        GAP,
+        GAP,
+        GAP,
+        l(lk(3, 1, Raw::Ok)),
+        (None, Some(cmd(qp_cmd::SET_ERROR, 3, 0))),
+        GAP,
+        GAP,
+        l(lk(3, 2, Raw::Ok)),
     ];
     let b = script(Uut::small(), &clocks);
-    assert_eq!(b.inject_waits, vec![1]);
-    assert_eq!(b.statuses(), vec![(2, 1, Some(FATAL))]);
-    assert_eq!(b.syndromes(), vec![(2, 0x63)]);
+    assert_eq!(b.inject_waits, vec![1, 2]);
+    assert_eq!(
+        b.statuses(),
+        vec![(2, 1, Some(FATAL)), (3, 1, Some(OK)), (3, 2, Some(FATAL))]
+    );
+    assert_eq!(b.syndromes(), vec![(2, 0x63), (3, 0x63)]);
 }
 
 #[test]
@@ -1151,6 +1203,315 @@ fn responder_nak_header_fields_follow_the_ibta_layout() {
     check_header(n[2].hdr, PKEY, 0xff_ffff, 0x00_0000, RNR12, 0);
 }
 
+/// One step of a stimulus whose NAKs are checked byte for byte and decoded:
+/// a remote lookup with the `pkey` and `rnr_timer` of its decision and the
+/// AETH syndrome of the NAK it must cause (`None`: no NAK), or a QP command.
+#[derive(Clone, Copy, Debug)]
+enum Wire {
+    L {
+        lk: Lk,
+        pkey: u16,
+        timer: u8,
+        nak: Option<u8>,
+    },
+    C(Cmd),
+}
+
+/// What a NAK must carry: `(local QPN, P_Key, DestQP, PSN, syndrome, MSN)`.
+type WireNak = (u32, u16, u32, u32, u8, u32);
+
+/// The stimulus of the wire tests and the NAKs it must cause, in order,
+/// worked out from the rules (not from the reference model).
+///
+/// Every RNR timer code, once through `rnr_timer` and once through a QP's
+/// override (with a different global code); ACCESS_ERR (0x62) and FATAL
+/// (0x63); a QP in error (0x63 whatever the answer); PSNs, MSNs, DestQPs
+/// and P_Keys at and around the 24-bit (16-bit) limits, PSN 0xFFFFFF and 0
+/// among them; local QPNs inside and beyond the 16-QP table. An RNR is
+/// followed by its retransmission (OK, no NAK), which ends the QP's wait.
+fn wire_stimulus() -> (Vec<Wire>, Vec<WireNak>) {
+    const PSNS: [u32; 6] = [0xff_ffff, 0, 1, 0x80_0000, 0xff_fffe, 0x7f_ffff];
+    const MSNS: [u32; 5] = [0, 0xff_ffff, 1, 0x80_0000, 0x7f_ffff];
+    const RQPNS: [u32; 7] = [0xff_ffff, 0, 1, 0x80_0000, 0x12_3456, 0x7f_ffff, 0xab_cdef];
+    const PKEYS: [u16; 4] = [0xffff, 0x8001, 0x7fff, 0x8000];
+    const BEYOND: [u32; 3] = [16, 0x80_0000, 0xff_ffff];
+    let mut steps = Vec::new();
+    let mut naks = Vec::new();
+    let mut n = 0usize;
+    // The n-th NAK-causing lookup: fields from the tables above.
+    let mut respond = |steps: &mut Vec<Wire>, qpn: u32, raw: Raw, timer: u8, syndrome: u8| {
+        let mut x = lk(qpn, PSNS[n % PSNS.len()], raw);
+        x.rqpn = RQPNS[n % RQPNS.len()];
+        x.msn = MSNS[n % MSNS.len()];
+        let pkey = PKEYS[n % PKEYS.len()];
+        n += 1;
+        steps.push(Wire::L {
+            lk: x,
+            pkey,
+            timer,
+            nak: Some(syndrome),
+        });
+        naks.push((qpn, pkey, x.rqpn, x.psn, syndrome, x.msn));
+        if raw == Raw::Fault {
+            x.raw = Raw::Ok;
+            steps.push(Wire::L {
+                lk: x,
+                pkey,
+                timer,
+                nak: None,
+            });
+        }
+    };
+    let rnr = |code: u8| aeth::RNR_NAK as u8 | code;
+    for code in 0..32u8 {
+        let qpn = if code % 4 == 3 {
+            BEYOND[code as usize / 4 % BEYOND.len()]
+        } else {
+            code as u32 % 16
+        };
+        respond(&mut steps, qpn, Raw::Fault, code, rnr(code));
+    }
+    for code in 0..32u8 {
+        let qpn = code as u32 % 16;
+        steps.push(Wire::C(cmd(qp_cmd::SET_TIMER, qpn, code)));
+        respond(&mut steps, qpn, Raw::Fault, (code + 13) % 32, rnr(code));
+        steps.push(Wire::C(cmd(qp_cmd::CLEAR_TIMER, qpn, 0)));
+    }
+    for k in 0..16u32 {
+        let qpn = if k % 4 == 3 {
+            BEYOND[k as usize % 3]
+        } else {
+            k
+        };
+        let (raw, syndrome) = if k % 2 == 0 {
+            (Raw::AccessErr, aeth::REMOTE_ACCESS_ERR)
+        } else {
+            (Raw::Fatal, aeth::REMOTE_OP_ERR)
+        };
+        respond(&mut steps, qpn, raw, TIMER, syndrome as u8);
+    }
+    // A QP in error: its remote ops get FATAL and 0x63, an OK and an RNR
+    // alike.
+    steps.push(Wire::C(cmd(qp_cmd::SET_ERROR, 9, 0)));
+    respond(&mut steps, 9, Raw::Ok, TIMER, aeth::REMOTE_OP_ERR as u8);
+    let mut retry = match steps.last() {
+        Some(Wire::L { lk, .. }) => *lk,
+        _ => unreachable!(),
+    };
+    retry.raw = Raw::Fault;
+    retry.psn = 0;
+    retry.msn = 0xff_ffff;
+    steps.push(Wire::L {
+        lk: retry,
+        pkey: 0x8001,
+        timer: 5,
+        nak: Some(aeth::REMOTE_OP_ERR as u8),
+    });
+    naks.push((
+        9,
+        0x8001,
+        retry.rqpn,
+        0,
+        aeth::REMOTE_OP_ERR as u8,
+        0xff_ffff,
+    ));
+    steps.push(Wire::C(cmd(qp_cmd::RESET, 9, 0)));
+    (steps, naks)
+}
+
+/// Runs the wire stimulus on the 16-QP Verilog, one step at a time with
+/// `pkey` and `rnr_timer` held from a lookup's issue to its decision, and
+/// returns the bench (which also checks every NAK against the reference).
+fn wire_run(steps: &[Wire]) -> Bench {
+    let mut b = Bench::new(Uut::small());
+    let (mut next, mut wait) = (0, 0u64);
+    let mut cur = (PKEY, TIMER);
+    while next < steps.len() || !b.drained() {
+        let mut i = Ins {
+            pkey: cur.0,
+            rnr_timer: cur.1,
+            ..idle()
+        };
+        if b.sweep_left == 0 && wait == 0 {
+            match steps.get(next) {
+                Some(Wire::L {
+                    lk, pkey, timer, ..
+                }) => {
+                    i.issue = Some(*lk);
+                    (i.pkey, i.rnr_timer) = (*pkey, *timer);
+                }
+                Some(Wire::C(c)) => i.cmd = Some(*c),
+                None => {}
+            }
+        }
+        wait = wait.saturating_sub(1);
+        let (_, t) = b.step(&i);
+        if t.issued || t.cmd_taken {
+            // The next step waits until this one has decided (c5, five
+            // clocks after the issue).
+            cur = (i.pkey, i.rnr_timer);
+            next += 1;
+            wait = 6;
+        }
+        assert!(b.clock < 20_000, "stimulus not taken (step {next})");
+    }
+    b
+}
+
+#[test]
+fn responder_nak_headers_are_byte_exact_for_every_timer_code_and_nak_kind() {
+    let (steps, want) = wire_stimulus();
+    let in_stimulus: Vec<u8> = steps
+        .iter()
+        .filter_map(|s| match s {
+            Wire::L { nak, .. } => *nak,
+            Wire::C(_) => None,
+        })
+        .collect();
+    assert_eq!(in_stimulus, want.iter().map(|w| w.4).collect::<Vec<_>>());
+    let b = wire_run(&steps);
+    assert_eq!(b.got_nak.len(), want.len(), "NAKs out of the Verilog");
+    for (k, ((_, n), &(qpn, pkey, dest_qp, psn, syndrome, msn))) in
+        b.got_nak.iter().zip(&want).enumerate()
+    {
+        assert_eq!(n.qpn, qpn, "NAK {k}: m_nak_qpn");
+        assert_eq!(
+            n.hdr,
+            nak_header(pkey, dest_qp, psn, syndrome, msn),
+            "NAK {k}: header {:032x}",
+            n.hdr
+        );
+        check_header(n.hdr, pkey, dest_qp, psn, syndrome, msn);
+    }
+    // The stimulus reached what it is meant to.
+    let codes: std::collections::BTreeSet<u8> = want
+        .iter()
+        .filter(|w| w.4 & 0xe0 == aeth::RNR_NAK as u8)
+        .map(|w| w.4 & aeth::TIMER_MASK as u8)
+        .collect();
+    assert_eq!(codes.len(), 32, "every RNR timer code");
+    assert_eq!(b.overrides_used, 32, "every code through an override");
+    for v in [0xff_ffff, 0, 1, 0x80_0000] {
+        assert!(want.iter().any(|w| w.3 == v), "PSN {v:#x}");
+        assert!(want.iter().any(|w| w.5 == v), "MSN {v:#x}");
+    }
+    for v in [0xff_ffff, 0] {
+        assert!(want.iter().any(|w| w.2 == v), "DestQP {v:#x}");
+    }
+    for v in [0xffff, 0x8001] {
+        assert!(want.iter().any(|w| w.1 == v), "P_Key {v:#x}");
+    }
+    for s in [aeth::REMOTE_ACCESS_ERR, aeth::REMOTE_OP_ERR] {
+        assert!(want.iter().any(|w| w.4 == s as u8), "syndrome {s:#x}");
+    }
+    assert!(
+        want.iter().any(|w| !b.in_range(w.0)),
+        "QPNs beyond the table"
+    );
+    // Every RNR of a QP with state is followed by its retransmission.
+    let rnr_with_state = want
+        .iter()
+        .filter(|w| w.4 & 0xe0 == aeth::RNR_NAK as u8 && b.in_range(w.0))
+        .count();
+    assert_eq!(b.retransmits as usize, rnr_with_state, "retransmissions");
+    assert!(rnr_with_state >= 56);
+}
+
+#[test]
+fn responder_nak_headers_decode_as_roce_v2_in_scapy() {
+    use harness::roce;
+    let (steps, want) = wire_stimulus();
+    let b = wire_run(&steps);
+    assert_eq!(b.got_nak.len(), want.len(), "NAKs out of the Verilog");
+    let packets: Vec<Vec<u8>> = b
+        .got_nak
+        .iter()
+        .map(|(_, n)| roce::frame_nak(n.hdr))
+        .collect();
+    let got = roce::dissect_naks(&packets).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(got.len(), want.len(), "packets decoded");
+    for (k, (d, &(_, pkey, dest_qp, psn, syndrome, msn))) in got.iter().zip(&want).enumerate() {
+        let at = format!("packet {k} ({d:?})");
+        assert!(d.has_udp && d.has_bth && d.has_aeth, "{at}: layers");
+        assert_eq!(d.index, k, "{at}: order");
+        assert_eq!(
+            (d.ip_src.as_str(), d.ip_dst.as_str()),
+            ("192.0.2.1", "192.0.2.2"),
+            "{at}: IPv4 addresses"
+        );
+        assert_eq!(
+            (d.ip_proto, d.ip_ttl, d.ip_tos, d.ip_df),
+            (17, roce::TTL, 0, true),
+            "{at}: IPv4 protocol, TTL, TOS, DF"
+        );
+        assert!(d.ip_chksum_ok && d.ip_len_ok, "{at}: IPv4 checksum, length");
+        assert_eq!(
+            (d.udp_sport, d.udp_dport, d.udp_chksum),
+            (roce::UDP_SRC_PORT, roce::ROCE_V2_PORT, 0),
+            "{at}: UDP ports, checksum"
+        );
+        assert!(d.udp_len_ok, "{at}: UDP length");
+        assert_eq!(
+            d.opcode,
+            aeth::BTH_OPCODE_RC_ACK as u8,
+            "{at}: BTH opcode RC Acknowledge"
+        );
+        assert_eq!(
+            (d.solicited, d.migreq, d.padcount, d.tver),
+            (false, false, 0, 0),
+            "{at}: BTH SE, M, PadCnt, TVer"
+        );
+        assert_eq!(
+            (d.fecn, d.becn, d.resv6, d.resv7),
+            (false, false, 0, 0),
+            "{at}: BTH FECN, BECN, reserved"
+        );
+        assert!(!d.ack_req, "{at}: BTH AckReq");
+        assert_eq!(d.pkey, pkey, "{at}: BTH P_Key");
+        assert_eq!(d.dest_qp, dest_qp, "{at}: BTH DestQP");
+        assert_eq!(d.psn, psn, "{at}: BTH PSN");
+        assert_eq!(d.syndrome, syndrome, "{at}: AETH syndrome");
+        assert_eq!(d.msn, msn, "{at}: AETH MSN");
+        assert!(d.icrc_ok, "{at}: ICRC");
+    }
+    println!("{} NAKs framed as RoCE v2 and decoded by scapy", got.len());
+}
+
+#[test]
+fn responder_local_ops_of_a_waiting_qp_keep_their_answer_and_the_wait() {
+    // QP 1 waits for PSN 5; its local ops (any PSN) are neither dropped
+    // nor NAKed and leave the wait as it is: another remote PSN still
+    // drops, the retransmission still passes.
+    let items = [
+        Item::L(lk(1, 5, Raw::Fault)),
+        Item::L(local(1, 77, Raw::Ok)),
+        Item::L(local(1, 78, Raw::Fault)),
+        Item::L(local(1, 79, Raw::AccessErr)),
+        Item::L(local(1, 5, Raw::Fatal)),
+        Item::L(lk(1, 6, Raw::Ok)),
+        Item::L(lk(1, 5, Raw::Ok)),
+        Item::L(lk(1, 6, Raw::Ok)),
+    ];
+    for gap in [0, 6] {
+        let b = run(Uut::small(), &items, gap, |_| true);
+        assert_eq!(
+            b.statuses(),
+            vec![
+                (1, 5, Some(RNR)),
+                (1, 77, Some(OK)),
+                (1, 78, Some(STALL)),
+                (1, 79, Some(ACCESS_ERR)),
+                (1, 5, Some(FATAL)),
+                (1, 6, Some(DROP)),
+                (1, 5, Some(OK)),
+                (1, 6, Some(OK)),
+            ],
+            "gap {gap}"
+        );
+        assert_eq!(b.syndromes(), vec![(1, RNR12)], "local ops send no NAK");
+    }
+}
+
 #[test]
 fn responder_qpn_beyond_the_table_has_no_state_and_its_command_is_refused() {
     // Small table: 16 QPs. 16, 0x13 and 0x10_0003 alias QPs 0 and 3 in
@@ -1202,8 +1563,9 @@ fn responder_qpn_beyond_the_table_has_no_state_and_its_command_is_refused() {
 fn responder_command_under_continuous_lookups_takes_a_slot_within_three_clocks() {
     // The translator offers a lookup every clock; a command offered in
     // the middle is taken, `hold` stops the issue, the lookups already in
-    // flight (three) still come, then the command takes the first free
-    // slot, and the issue resumes.
+    // flight (two: issued the clock before and the clock of the take)
+    // still come, then the command takes the first free slot, and the
+    // issue resumes.
     let mut b = Bench::new(Uut::small());
     let mut k = 0u32;
     // Offered in this order (popped from the end).
@@ -1243,8 +1605,8 @@ fn responder_command_under_continuous_lookups_takes_a_slot_within_three_clocks()
     assert_eq!(b.cmds.iter().sum::<u64>(), 3);
     assert_eq!(
         b.inject_waits,
-        vec![4, 4, 4],
-        "three lookups in flight, then the command's slot"
+        vec![3, 3, 3],
+        "two lookups in flight, then the command's slot"
     );
     assert_eq!(
         hold_rose.len(),
@@ -1252,9 +1614,9 @@ fn responder_command_under_continuous_lookups_takes_a_slot_within_three_clocks()
         "hold rose once per command: {hold_rose:?}"
     );
     for h in &hold_rose {
-        // Hold high for the command's three waiting clocks and its slot.
+        // Hold high for the command's two waiting clocks and its slot.
         let gap = issued_at.iter().find(|&&x| x > *h).unwrap() - h;
-        assert_eq!(gap, 4, "issue resumes after the command's slot");
+        assert_eq!(gap, 3, "issue resumes after the command's slot");
     }
     // QP 4 in error between SET_ERROR and RESET: its lookups FATAL.
     let fatal = b.decided.iter().filter(|d| d.status == Some(FATAL)).count();
@@ -1471,6 +1833,11 @@ fn random_run(dut: Uut, clocks: u64, seed: u64) {
             (
                 "lookups at distance 3 of a write of their QP",
                 b.dist[2],
+                50,
+            ),
+            (
+                "lookups at distance 4 of a write of their QP",
+                b.dist[3],
                 50,
             ),
             ("right behind an RNR, its PSN", b.behind_rnr_same_psn, 5),

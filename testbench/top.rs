@@ -17,6 +17,7 @@ use odp_mmu_workshop::harness::top::{read32, write32, LiteCycle, LiteIn, LiteOut
 use odp_mmu_workshop::models::host_memory::{AxiMonitor, HostMemory, MemConfig};
 use odp_mmu_workshop::models::mr_check::MrEntry;
 use odp_mmu_workshop::models::page_table::{PageTableBuilder, WordMemory};
+use odp_mmu_workshop::models::responder_ref::{Answer, Lookup, ResponderRef};
 use odp_mmu_workshop::models::translate_ref::{translate, Req};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -298,7 +299,13 @@ fn empty_core_answers_every_random_request_access_err_in_order_body() {
 /// the driver library brings it up and registers MRs over AXI4-Lite, host
 /// memory answers its walks, requests hit and miss; every output of the
 /// rust-hdl model and of its Verilog is compared every clock, and every
-/// answer is checked against the reference translation.
+/// answer is checked against the reference translation with the
+/// responder's rules applied (`responder_ref`, per QP in request order,
+/// which is the order of a QP's decisions): requests carry PSNs, a QP
+/// that got an RNR sees both retransmissions of the waited-for PSN and
+/// other PSNs (DROP); every NAK is checked against the reference's (local
+/// QP, DestQP, PSN, MSN, syndrome; of an RNR NAK the timer code is the
+/// adaptive timer's and is not checked), in order per QP.
 struct LockstepSys {
     ls: Lockstep<DefaultOdpMmu>,
     mem: HostMemory,
@@ -313,6 +320,33 @@ struct LockstepSys {
     answers: u64,
     by_status: [u64; 8],
     traffic: bool,
+    /// The RC context `(psn, rqpn, msn)` of the request on offer.
+    offer_rc: (u32, u32, u32),
+    /// The responder's reference, fed in request order.
+    resp: ResponderRef,
+    /// Next new PSN per QP.
+    psn_next: Vec<u32>,
+    /// NAKs expected, per local QP, in order: the header.
+    naks: HashMap<u32, VecDeque<u128>>,
+    naks_seen: u64,
+}
+
+/// The fields of a NAK header the top-level bench checks: opcode, DestQP,
+/// PSN, MSN and syndrome (the whole syndrome of an error NAK, the RNR
+/// NAK's kind of an RNR NAK).
+fn nak_fields(hdr: u128) -> (u8, u32, u32, u32, u8) {
+    let syndrome = (hdr >> 24) as u8;
+    (
+        (hdr >> 120) as u8,
+        (hdr >> 64) as u32 & 0xff_ffff,
+        (hdr >> 32) as u32 & 0xff_ffff,
+        hdr as u32 & 0xff_ffff,
+        if syndrome & 0xe0 == 0x20 {
+            0x20
+        } else {
+            syndrome
+        },
+    )
 }
 
 type Expected = (u8, Vec<(u64, u64)>, Vec<(u64, u64)>);
@@ -334,11 +368,23 @@ impl LockstepSys {
                 tag = tag.wrapping_add(1);
             }
             self.next_tag = tag.wrapping_add(1);
+            let qpn = self.rng.gen_range(0..8);
+            // A QP waiting after an RNR: the retransmission, or another
+            // PSN (DROP); else the next PSN.
+            let q = self.resp.qp(qpn).copied().unwrap_or_default();
+            let psn = if q.waiting && self.rng.gen_ratio(1, 2) {
+                q.psn
+            } else {
+                let p = self.psn_next[qpn as usize];
+                self.psn_next[qpn as usize] = (p + 1) & 0xff_ffff;
+                p
+            };
+            self.offer_rc = (psn, self.rng.gen::<u32>() >> 8, self.rng.gen::<u32>() >> 8);
             self.offer = Some((
                 tag,
                 Req {
                     op: self.rng.gen_range(0..4),
-                    qpn: self.rng.gen_range(0..8),
+                    qpn,
                     // Now and then a wrong PD or key tag: ACCESS_ERR.
                     pd: e.pd ^ self.rng.gen_ratio(1, 30) as u16,
                     key: (i as u32) << 8 | (e.tag ^ self.rng.gen_ratio(1, 30) as u8) as u32,
@@ -349,10 +395,14 @@ impl LockstepSys {
         }
         let s = self.mem.outputs();
         let (offer, rsp_ready) = (self.offer, self.rng.gen_ratio(4, 5));
+        let rc = self.offer_rc;
         let ls = &mut self.ls;
         ls.settle(|_, u| {
             u.rst.next = false;
             harness::top::drive_xreq(&mut u.s_xreq, offer.as_ref().map(|(t, r)| (*t, r)));
+            u.s_xreq.psn.next = (rc.0 as u64).into();
+            u.s_xreq.rqpn.next = (rc.1 as u64).into();
+            u.s_xreq.msn.next = (rc.2 as u64).into();
             u.m_xrsp.ready.next = rsp_ready;
             u.m_nak.ready.next = true;
             u.m_wake.ready.next = true;
@@ -391,9 +441,55 @@ impl LockstepSys {
         if let (Some((tag, r)), true) = (offer, u.s_xreq.ready.val()) {
             let mut table = self.mrs.clone();
             table.resize(256, MrEntry::default());
-            let a = translate(&table, 8, 1024, &self.mem, &r);
+            let mut a = translate(&table, 8, 1024, &self.mem, &r);
+            // The responder's rules, in this QP's decision order.
+            let lk = Lookup {
+                qpn: r.qpn,
+                psn: rc.0,
+                remote: r.op & 2 == 0,
+            };
+            let ov = self.resp.overrides(&lk);
+            if ov.fatal || ov.drop {
+                a.status = if ov.fatal {
+                    status::FATAL
+                } else {
+                    status::DROP
+                } as u8;
+                a.beats.clear();
+            }
+            let d = self.resp.decide(
+                &lk,
+                Some(&Answer {
+                    status: a.status,
+                    susp: false,
+                    rqpn: rc.1,
+                    msn: rc.2,
+                }),
+                0xffff,
+                0,
+            );
+            if let Some(n) = d.nak {
+                self.naks.entry(n.qpn).or_default().push_back(n.hdr);
+            }
             self.inflight.insert(tag, (a.status, a.beats, Vec::new()));
             self.offer = None;
+        }
+        if u.m_nak.valid.val() {
+            let qpn = u.m_nak.qpn.val().index() as u32;
+            let hdr = u.m_nak.hdr.val().to_u128();
+            let want = self
+                .naks
+                .get_mut(&qpn)
+                .and_then(VecDeque::pop_front)
+                .unwrap_or_else(|| {
+                    panic!("clock {clock}: NAK of QP {qpn} {hdr:032x} not expected")
+                });
+            assert_eq!(
+                nak_fields(hdr),
+                nak_fields(want),
+                "clock {clock}: NAK of QP {qpn}: {hdr:032x}, expected {want:032x}"
+            );
+            self.naks_seen += 1;
         }
         if u.m_xrsp.valid.val() && rsp_ready {
             let tag = u.m_xrsp.tag.val().index() as u8;
@@ -513,6 +609,11 @@ fn default_size_lockstep() {
         answers: 0,
         by_status: [0; 8],
         traffic: false,
+        offer_rc: (0, 0, 0),
+        resp: ResponderRef::new(10),
+        psn_next: (0..8).map(|q| 0xff_fff0 + q).collect(),
+        naks: HashMap::new(),
+        naks_seen: 0,
     };
     let mut drv = Driver::new(sys, 0x9000..0xa000, true);
     drv.bring_up().expect("bring-up");
@@ -530,6 +631,8 @@ fn default_size_lockstep() {
             ("RNR", b[status::RNR as usize], 5),
             ("STALL", b[status::STALL as usize], 5),
             ("ACCESS_ERR", b[status::ACCESS_ERR as usize], 5),
+            ("DROP", b[status::DROP as usize], 5),
+            ("NAKs", drv.bus.naks_seen, 10),
         ]
     }) {
         // Counter reads over AXI4-Lite while requests flow.
@@ -541,16 +644,20 @@ fn default_size_lockstep() {
         }
     }
     drv.bus.traffic = false;
-    while drv.bus.offer.is_some() || !drv.bus.inflight.is_empty() {
+    while drv.bus.offer.is_some()
+        || !drv.bus.inflight.is_empty()
+        || drv.bus.naks.values().any(|q| !q.is_empty())
+    {
         drv.bus.clock_once(LiteIn::default());
         assert!(drv.bus.ls.clock() < start + 100_000, "drain");
     }
     let lookups = drv.counter("LOOKUPS").unwrap();
     println!(
-        "{} clocks in lockstep, {} answers (by status {:?}), {reads} counter reads, LOOKUPS {lookups}",
+        "{} clocks in lockstep, {} answers (by status {:?}), {} NAKs, {reads} counter reads, LOOKUPS {lookups}",
         drv.bus.ls.clock(),
         drv.bus.answers,
-        drv.bus.by_status
+        drv.bus.by_status,
+        drv.bus.naks_seen
     );
     assert_eq!(lookups, drv.bus.answers, "LOOKUPS");
 }

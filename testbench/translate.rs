@@ -8,6 +8,19 @@
 //! leave in request order, no request is lost (a drain at the end must
 //! return every tag), at most one TLB entry hits, the output FIFO never
 //! overflows, and the AXI4 and stream handshake rules hold.
+//!
+//! The random benches also play the per-QP responder (`docs/responder.md`):
+//! each request carries a PSN of its own (unique in the run), the bench
+//! draws at acceptance whether the responder will call its QP in error
+//! (`ov_fatal`, FATAL) or drop it (`ov_drop`, DROP, remote ops only), and
+//! drives these for the lookup at c5 that the translator presented on
+//! `m_qlk_*` at c2 (every lookup of a request, both halves and every
+//! replay, gets the same overrides, as a real responder's state would give
+//! them). It raises `hold` in random clocks and bursts. It checks
+//! `m_qlk_*` against the request, that no lookup is issued while `hold` is
+//! high, and that every request is answered on `m_cm_*` once, at c5, with
+//! its reference status (overrides applied), remote QPN, MSN and
+//! suspended flag.
 
 use odp_mmu_workshop::harness;
 
@@ -270,7 +283,18 @@ struct Inputs {
     mr_wr: Option<(u32, MrEntry)>,
     inv_all: bool,
     axi: SlaveOut,
+    /// The request's RC context `(psn, rqpn, msn)` (zero without one).
+    rc: (u32, u32, u32),
+    /// The responder's overrides for the lookup at c5, and `hold`.
+    ov_fatal: bool,
+    ov_drop: bool,
+    hold: bool,
 }
+
+/// The responder's lookup at c2: `(qpn, psn, remote)`.
+type Qlk = (u32, u32, bool);
+/// The decision's answer at c5: `(status, rqpn, msn, susp)`.
+type Cm = (u8, u32, u32, bool);
 
 #[derive(Clone, Copy, Default, Debug)]
 struct Outputs {
@@ -287,6 +311,8 @@ struct Outputs {
     plk: Option<(u8, u64)>,
     flt_valid: bool,
     flt: Flt,
+    qlk: Option<Qlk>,
+    cm: Option<Cm>,
 }
 
 odp_mmu_workshop::port_map!(SmallPorts for Small {
@@ -360,14 +386,16 @@ impl Backend {
             "s_xreq_msg_len",
             if valid { msg_len_of(&r) as u128 } else { 0 },
         );
+        d.set("s_xreq_psn", i.rc.0 as u128);
+        d.set("s_xreq_rqpn", i.rc.1 as u128);
+        d.set("s_xreq_msn", i.rc.2 as u128);
         d.set("m_xrsp_ready", i.xrsp_ready as u128);
         d.set("m_flt_ready", i.flt_ready as u128);
         d.set("plk_pending", i.plk_pending as u128);
-        // No responder here (docs/responder.md; the composed core's tests
-        // drive these): no overrides, never held.
-        d.set("ov_fatal", 0);
-        d.set("ov_drop", 0);
-        d.set("hold", 0);
+        // The responder's side, as the bench plays it.
+        d.set("ov_fatal", i.ov_fatal as u128);
+        d.set("ov_drop", i.ov_drop as u128);
+        d.set("hold", i.hold as u128);
         let (wv, idx, e) = match i.mr_wr {
             Some((idx, e)) => (true, idx, e),
             None => (
@@ -430,6 +458,21 @@ impl Backend {
                 d.get("m_flt_msg_len") as u32,
                 d.get("m_flt_mr_hi") as u64,
             ),
+            qlk: d.is("m_qlk_valid").then(|| {
+                (
+                    d.get("m_qlk_qpn") as u32,
+                    d.get("m_qlk_psn") as u32,
+                    d.is("m_qlk_remote"),
+                )
+            }),
+            cm: d.is("m_cm_valid").then(|| {
+                (
+                    d.get("m_cm_status") as u8,
+                    d.get("m_cm_rqpn") as u32,
+                    d.get("m_cm_msn") as u32,
+                    d.is("m_cm_susp"),
+                )
+            }),
         }
     }
 
@@ -447,6 +490,12 @@ struct InFlight {
     req: Req,
     answer: Answer,
     beat: usize,
+    /// `(psn, rqpn, msn)`.
+    rc: (u32, u32, u32),
+    /// The responder's overrides for every lookup of the request.
+    ov: (bool, bool),
+    /// Answers on `m_cm_*` so far.
+    decided: u32,
 }
 
 /// Requester, responder and checker around one backend.
@@ -458,6 +507,26 @@ struct Bench {
     clock: u64,
     phase_init: u32,
     pending: Option<(u8, Req)>,
+    /// The RC context of the request on offer.
+    pending_rc: (u32, u32, u32),
+    next_psn: u32,
+    /// In-flight requests by PSN (unique in a run).
+    by_psn: HashMap<u32, u8>,
+    /// Percentages of accepted requests the responder answers FATAL (its
+    /// QP in error) and DROP (remote ops); of clocks with `hold` high.
+    pub fatal_pct: u32,
+    pub drop_pct: u32,
+    pub hold_pct: u32,
+    /// Clocks of a `hold` burst still to come.
+    hold_left: u32,
+    /// The responder's lookups at c5, c4 and c3 (front: c5).
+    qlk_q: VecDeque<Option<Qlk>>,
+    /// `hold` two clocks ago and one clock ago (front: two).
+    hold_q: VecDeque<bool>,
+    pub ov_fatal_answers: u64,
+    pub ov_drop_answers: u64,
+    /// Clocks `hold` kept an offered request out.
+    pub held_offers: u64,
     /// Directed requests sent before the random ones.
     prefix: VecDeque<Req>,
     /// The last requests accepted, for `nearby_req`.
@@ -508,6 +577,18 @@ impl Bench {
             clock: 0,
             phase_init: 0,
             pending: None,
+            pending_rc: (0, 0, 0),
+            next_psn: 0xff_fff0,
+            by_psn: HashMap::new(),
+            fatal_pct: 0,
+            drop_pct: 0,
+            hold_pct: 0,
+            hold_left: 0,
+            qlk_q: VecDeque::from(vec![None; 3]),
+            hold_q: VecDeque::from(vec![false; 2]),
+            ov_fatal_answers: 0,
+            ov_drop_answers: 0,
+            held_offers: 0,
             inflight: HashMap::new(),
             per_qp: HashMap::new(),
             next_tag: 0,
@@ -556,6 +637,20 @@ impl Bench {
             i.rst = true;
             return i;
         }
+        // The responder's side: the overrides of the lookup at c5 (drawn
+        // when its request was accepted), and `hold` in random clocks and
+        // now and then in a burst.
+        if let Some((_, psn, _)) = self.qlk_q[0] {
+            let tag = self.by_psn[&psn];
+            (i.ov_fatal, i.ov_drop) = self.inflight[&tag].ov;
+        }
+        if self.hold_pct > 0 {
+            if self.hold_left == 0 && self.rng.gen_ratio(1, 400) {
+                self.hold_left = self.rng.gen_range(1..=40);
+            }
+            i.hold = self.hold_left > 0 || self.rng.gen_range(0..100) < self.hold_pct;
+            self.hold_left = self.hold_left.saturating_sub(1);
+        }
         let n = self.w.mrs.len() as u32;
         if !ready || self.phase_init < n {
             if ready {
@@ -585,9 +680,18 @@ impl Bench {
                 None => random_req(&mut self.rng, &self.w),
             };
             self.pending = Some((self.next_tag, req));
+            self.pending_rc = (
+                self.next_psn,
+                self.rng.gen::<u32>() & 0xff_ffff,
+                self.rng.gen::<u32>() & 0xff_ffff,
+            );
+            self.next_psn = (self.next_psn + 1) & 0xff_ffff;
             self.next_tag = self.next_tag.wrapping_add(1);
         }
         i.xreq = self.pending;
+        if self.pending.is_some() {
+            i.rc = self.pending_rc;
+        }
         i
     }
 
@@ -604,6 +708,69 @@ impl Bench {
         }
         let pend = o.plk.is_some_and(|(mr, vpn)| self.pending(mr, vpn));
         self.plk_q.push_back(pend);
+        // The responder's ports: no issue while `hold` is high (the lookup
+        // of c0 two clocks ago is at c2 now), the lookup at c2 is a
+        // request's, one answer per request at c5.
+        assert!(
+            !(i.hold && o.xreq_ready),
+            "clock {c}: s_xreq_ready while hold is high"
+        );
+        if i.hold && i.xreq.is_some() {
+            self.held_offers += 1;
+        }
+        let held2 = self.hold_q.pop_front().unwrap();
+        self.hold_q.push_back(i.hold);
+        assert!(
+            !(held2 && o.qlk.is_some()),
+            "clock {c}: a lookup at c2 issued while hold was high"
+        );
+        if let Some((qpn, psn, remote)) = o.qlk {
+            let tag = *self
+                .by_psn
+                .get(&psn)
+                .unwrap_or_else(|| panic!("clock {c}: m_qlk_psn {psn:#x} of no request in flight"));
+            let f = &self.inflight[&tag];
+            assert_eq!(
+                (qpn, remote),
+                (f.req.qpn, f.req.op & 2 == 0),
+                "clock {c}: m_qlk of tag {tag} {:x?}",
+                f.req
+            );
+        }
+        let c5 = self.qlk_q.pop_front().unwrap();
+        self.qlk_q.push_back(o.qlk);
+        if i.rst {
+            self.qlk_q = VecDeque::from(vec![None; 3]);
+        }
+        if let Some((st, rqpn, msn, susp)) = o.cm {
+            let (_, psn, _) =
+                c5.unwrap_or_else(|| panic!("clock {c}: m_cm_valid without a lookup at c5"));
+            let tag = self.by_psn[&psn];
+            let f = self.inflight.get_mut(&tag).unwrap();
+            let want_susp = matches!(f.answer.status, status::RNR | status::STALL)
+                && f.answer.fault_page.is_none();
+            assert_eq!(
+                (st, rqpn, msn, susp),
+                (f.answer.status, f.rc.1, f.rc.2, want_susp),
+                "clock {c}: m_cm of tag {tag} {:x?} (overrides {:?})",
+                f.req,
+                f.ov
+            );
+            let by_override = if i.ov_fatal {
+                Some(status::FATAL)
+            } else if i.ov_drop {
+                Some(status::DROP)
+            } else {
+                None
+            };
+            assert!(
+                by_override.is_none_or(|w| w == st),
+                "clock {c}: answer {st} ignores the overrides"
+            );
+            self.ov_fatal_answers += f.ov.0 as u64;
+            self.ov_drop_answers += (f.ov.1 && !f.ov.0) as u64;
+            f.decided += 1;
+        }
         if i.plk_pending {
             self.pend_hits += 1;
         }
@@ -617,7 +784,21 @@ impl Bench {
             self.reports += 1;
         }
         if let (Some((tag, req)), true) = (i.xreq, o.xreq_ready) {
-            let answer = translate(&self.w.mrs, self.w.idx_bits, QPS, &self.w.mem, &req);
+            let mut answer = translate(&self.w.mrs, self.w.idx_bits, QPS, &self.w.mem, &req);
+            // The responder's overrides (a QP with state: below QPS).
+            let has_state = req.qpn < QPS;
+            let fatal = has_state && self.rng.gen_range(0..100) < self.fatal_pct;
+            let drop = has_state
+                && req.op & 2 == 0
+                && !fatal
+                && self.rng.gen_range(0..100) < self.drop_pct;
+            if fatal || drop {
+                answer = Answer {
+                    status: if fatal { status::FATAL } else { status::DROP },
+                    beats: Vec::new(),
+                    fault_page: None,
+                };
+            }
             if let Some(p) = answer.fault_page {
                 let index = (req.key >> 8) as usize & ((1 << self.w.idx_bits) - 1);
                 *self
@@ -639,7 +820,15 @@ impl Bench {
                     req,
                     answer,
                     beat: 0,
+                    rc: i.rc,
+                    ov: (fatal, drop),
+                    decided: 0,
                 },
+            );
+            assert!(
+                self.by_psn.insert(i.rc.0, tag).is_none(),
+                "PSN {:#x} reused in flight",
+                i.rc.0
             );
             self.per_qp.entry(req.qpn).or_default().push_back(tag);
             if self.recent.len() == 16 {
@@ -686,8 +875,14 @@ impl Bench {
             }
             f.beat += 1;
             if last {
+                assert_eq!(
+                    f.decided, 1,
+                    "clock {c}: tag {tag} answered on m_cm_* {} times",
+                    f.decided
+                );
                 *self.seen.entry((status, f.beat)).or_default() += 1;
                 q.pop_front();
+                self.by_psn.remove(&f.rc.0);
                 self.inflight.remove(&tag);
                 self.answered += 1;
             }
@@ -720,6 +915,15 @@ impl Bench {
             .collect();
         bins.push(("answers", self.answered, min_answers));
         bins.push(("fault reports", self.reports, 1));
+        if self.fatal_pct > 0 {
+            bins.push(("FATAL by ov_fatal", self.ov_fatal_answers, 10));
+        }
+        if self.drop_pct > 0 {
+            bins.push(("DROP by ov_drop", self.ov_drop_answers, 10));
+        }
+        if self.hold_pct > 0 {
+            bins.push(("offers kept out by hold", self.held_offers, 100));
+        }
         if self.pend_pct > 0 {
             bins.push(("pending-page lookups", self.pend_hits, 1));
         }
@@ -754,8 +958,16 @@ fn run(b: &mut Bench, be: &mut Backend, clocks: u64, min_answers: u64, drain: u6
         be.tick();
     }
     println!(
-        "{} clocks: sent {}, answered {}, fault reports {}, pending lookups answered pending {}; (status, beats) -> count: {:?}",
-        b.clock, b.sent, b.answered, b.reports, b.pend_hits, b.seen
+        "{} clocks: sent {}, answered {}, fault reports {}, pending lookups answered pending {}, FATAL / DROP by override {} / {}, offers kept out by hold {}; (status, beats) -> count: {:?}",
+        b.clock,
+        b.sent,
+        b.answered,
+        b.reports,
+        b.pend_hits,
+        b.ov_fatal_answers,
+        b.ov_drop_answers,
+        b.held_offers,
+        b.seen
     );
 }
 
@@ -768,6 +980,7 @@ fn small_translator_matches_reference_on_verilog_random_long() {
     let mut b = Bench::new(rng, w, 60, 70, 20_000);
     b.pend_pct = 50;
     b.pend_salt = seed;
+    (b.fatal_pct, b.drop_pct, b.hold_pct) = (4, 8, 10);
     run(&mut b, &mut be, 1_000_000, 2_000, 200_000);
 }
 
@@ -780,6 +993,7 @@ fn full_translator_matches_reference_on_verilog_random() {
     let mut b = Bench::new(rng, w, 80, 80, 0);
     b.pend_pct = 50;
     b.pend_salt = seed;
+    (b.fatal_pct, b.drop_pct, b.hold_pct) = (4, 8, 10);
     run(&mut b, &mut be, 200_000, 10_000, 100_000);
 }
 
@@ -791,6 +1005,7 @@ fn small_translator_verilog_matches_rust_hdl_in_random_lockstep() {
     let mut b = Bench::new(rng, w, 60, 70, 1_500);
     b.pend_pct = 50;
     b.pend_salt = seed;
+    (b.fatal_pct, b.drop_pct, b.hold_pct) = (4, 8, 10);
     run(&mut b, &mut Backend::lockstep(), 4_000, 300, 20_000);
 }
 

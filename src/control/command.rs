@@ -87,8 +87,8 @@ pub enum CmdState {
 ///   clocks after the handshake). Read only while a RESUME waits for its
 ///   answer; a pulse at any other clock is ignored.
 /// - `qp_*` (out, stream; `qp_ready` in): QP_RESET and QP_RNR_TIMER handed
-///   to the per-QP responder's command port (`QpResponder`'s or `NakGen`'s
-///   `s_qpcmd_*`): `qp_kind` a [`crate::spec::qp_cmd`] kind (QP_RESET:
+///   to the per-QP responder's command port (`QpResponder`'s `s_qpcmd_*`):
+///   `qp_kind` a [`crate::spec::qp_cmd`] kind (QP_RESET:
 ///   RESET; QP_RNR_TIMER: SET_TIMER with ARG1 bit 8 set, else
 ///   CLEAR_TIMER), `qp_qpn` `CMD_ARG0[23:0]`, `qp_timer` `CMD_ARG1[4:0]`
 ///   with SET_TIMER and 0 with the other kinds. `qp_valid` does not wait

@@ -67,7 +67,7 @@ pub enum Block {
     Planned(&'static str),
 }
 
-/// The fault queue, event-ring writer and RNR NAK generator.
+/// The fault queue, event-ring writer and per-QP responder.
 pub const FAULT_PATH: Block = Block::Planned("fault path");
 /// The invalidation / command unit.
 pub const COMMAND_UNIT: Block = Block::Planned("command unit");

@@ -11,9 +11,6 @@
 //! - the fault queue ([`fault_queue::FaultQueue`]): pending faults, their
 //!   event records, RESUME and the wait lists that wake stalled QPs.
 //!
-//! Built and verified alone: the RNR NAK generator ([`nak::NakGen`]), the
-//! same rules on a finished response stream (four clocks behind it).
-//!
 //! The SPEC tables this path uses (response status, ops, AETH syndromes,
 //! QP commands, RNR timer codes, event kinds) are in [`crate::spec`]; the
 //! event record layout and the ring's limits, which are the project's own,
@@ -21,7 +18,6 @@
 
 pub mod events;
 pub mod fault_queue;
-pub mod nak;
 pub mod responder;
 pub mod rnr_timer;
 

@@ -52,13 +52,14 @@ pub struct QpResponder<const QP_BITS: usize> {
     /// `code`), sampled at the decision.
     pub rnr_timer: Signal<In, Bits<5>>,
 
-    /// c3: a lookup is at the translator's c3 (it decides two clocks later).
+    /// c2: a lookup is at the translator's c2 (it decides three clocks
+    /// later).
     pub lk_valid: Signal<In, Bit>,
-    /// c3: its local QPN (24 bits; one beyond the table has no state).
+    /// c2: its local QPN (24 bits; one beyond the table has no state).
     pub lk_qpn: Signal<In, Bits<24>>,
-    /// c3: its PSN.
+    /// c2: its PSN.
     pub lk_psn: Signal<In, Bits<24>>,
-    /// c3: it is a remote op (op bit 1 clear).
+    /// c2: it is a remote op (op bit 1 clear).
     pub lk_remote: Signal<In, Bit>,
 
     /// c5: the QP of the lookup deciding now is in error: answer FATAL
@@ -129,10 +130,23 @@ pub struct QpResponder<const QP_BITS: usize> {
     synd_rnr: Constant<Bits<8>>,
     synd_access: Constant<Bits<8>>,
     synd_operr: Constant<Bits<8>>,
-    // --- c3: the slot (a lookup, or the held command in a bubble) ---
+    // --- c2: the slot (a lookup, or the held command in a bubble) ---
     inject: Signal<Local, Bit>,
     slot_qpn: Signal<Local, Bits<24>>,
-    // --- c4: the RAM word ---
+    // --- c3: the RAM word on the RAM's output, registered as it is ---
+    v3: DFF<Bit>,
+    cmd3: DFF<Bit>,
+    inr3: DFF<Bit>,
+    idx3: DFF<Bits<QP_BITS>>,
+    psn3: DFF<Bits<24>>,
+    qpn3: DFF<Bits<24>>,
+    rem3: DFF<Bit>,
+    kind3: DFF<Bits<2>>,
+    tmr3: DFF<Bits<5>>,
+    // --- c4: the registered RAM word, and the writes it missed ---
+    ram4: DFF<Bits<32>>,
+    f4_hit: DFF<Bit>,
+    f4_st: DFF<Bits<32>>,
     v4: DFF<Bit>,
     cmd4: DFF<Bit>,
     inr4: DFF<Bit>,
@@ -249,6 +263,18 @@ impl<const QP_BITS: usize> QpResponder<QP_BITS> {
             synd_operr: Constant::new(aeth::REMOTE_OP_ERR.into()),
             inject: Default::default(),
             slot_qpn: Default::default(),
+            v3: Default::default(),
+            cmd3: Default::default(),
+            inr3: Default::default(),
+            idx3: Default::default(),
+            psn3: Default::default(),
+            qpn3: Default::default(),
+            rem3: Default::default(),
+            kind3: Default::default(),
+            tmr3: Default::default(),
+            ram4: Default::default(),
+            f4_hit: Default::default(),
+            f4_st: Default::default(),
             v4: Default::default(),
             cmd4: Default::default(),
             inr4: Default::default(),
@@ -324,6 +350,18 @@ impl<const QP_BITS: usize> Logic for QpResponder<QP_BITS> {
             cmd_qpn,
             cmd_timer,
             cmd_refused,
+            v3,
+            cmd3,
+            inr3,
+            idx3,
+            psn3,
+            qpn3,
+            rem3,
+            kind3,
+            tmr3,
+            ram4,
+            f4_hit,
+            f4_st,
             v4,
             cmd4,
             inr4,
@@ -380,9 +418,9 @@ impl<const QP_BITS: usize> Logic for QpResponder<QP_BITS> {
         self.room.d.next = self.nak_fifo.count.val() <= 8; // = ROOM_LIMIT
         self.hold.next = (!self.ready_r.q.val()) | self.cmd_held.q.val() | (!self.room.q.val());
 
-        // ---- Commands: held until a clock without a lookup at c3 (`hold`
-        // stops the translator's issue, so one comes within three clocks),
-        // then they go down c4 to c6 as a lookup does.
+        // ---- Commands: held until a clock without a lookup at c2 (`hold`
+        // stops the translator's issue, so one comes within two clocks),
+        // then they go down c3 to c6 as a lookup does.
         self.s_qpcmd_ready.next =
             self.ready_r.q.val() & (!self.cmd_held.q.val()) & (!self.rst.val());
         self.inject.next = self.cmd_held.q.val() & (!self.lk_valid.val());
@@ -400,33 +438,59 @@ impl<const QP_BITS: usize> Logic for QpResponder<QP_BITS> {
             & ((self.s_qpcmd_qpn.val() & self.qpn_hi_mask.val()) != 0);
         self.qpcmd_refused.next = self.cmd_refused.q.val();
 
-        // ---- c3: address the state RAM.
+        // ---- c2: address the state RAM.
         self.slot_qpn.next = self.lk_qpn.val();
         if self.inject.val() {
             self.slot_qpn.next = self.cmd_qpn.q.val();
         }
         self.qp_state.read_address.next = self.slot_qpn.val().get_bits::<QP_BITS>(0);
-        self.v4.d.next = (self.lk_valid.val() | self.inject.val()) & (!self.rst.val());
-        self.cmd4.d.next = self.inject.val();
-        self.inr4.d.next = (self.slot_qpn.val() & self.qpn_hi_mask.val()) == 0;
-        self.idx4.d.next = self.slot_qpn.val().get_bits::<QP_BITS>(0);
-        self.psn4.d.next = self.lk_psn.val();
-        self.qpn4.d.next = self.slot_qpn.val();
-        self.rem4.d.next = self.lk_remote.val() & (!self.inject.val());
-        self.kind4.d.next = self.cmd_kind.q.val();
-        self.tmr4.d.next = self.cmd_timer.q.val();
+        self.v3.d.next = (self.lk_valid.val() | self.inject.val()) & (!self.rst.val());
+        self.cmd3.d.next = self.inject.val();
+        self.inr3.d.next = (self.slot_qpn.val() & self.qpn_hi_mask.val()) == 0;
+        self.idx3.d.next = self.slot_qpn.val().get_bits::<QP_BITS>(0);
+        self.psn3.d.next = self.lk_psn.val();
+        self.qpn3.d.next = self.slot_qpn.val();
+        self.rem3.d.next = self.lk_remote.val() & (!self.inject.val());
+        self.kind3.d.next = self.cmd_kind.q.val();
+        self.tmr3.d.next = self.cmd_timer.q.val();
 
-        // ---- c4: the RAM word, with the two writes its read cannot have
-        // seen: the one of the clock before (lw_*, written at the edge of
-        // the read) and the one of this clock (c6_*, written at this edge).
-        // The PSN compare runs on each of the three words side by side, and
-        // the forwarding hits select among the results: the block RAM's
-        // clock-to-output meets the compare, not a select and the compare.
-        self.st4.next = self.qp_state.read_data.val();
-        self.eq4.next = self.qp_state.read_data.val().get_bits::<24>(0) == self.psn4.q.val();
-        if self.lw_v.q.val() & (self.lw_idx.q.val() == self.idx4.q.val()) {
-            self.st4.next = self.lw_st.q.val();
-            self.eq4.next = self.lw_st.q.val().get_bits::<24>(0) == self.psn4.q.val();
+        // ---- c3: the RAM word is registered as it leaves the RAM (the
+        // block RAM's clock-to-output meets a flip-flop, no logic). Beside
+        // it, the writes its read (at the edge ending c2) cannot have
+        // seen, from registers: the one written at that edge (lw_*) and
+        // the one written at the edge ending this clock (c6_*), the
+        // younger first. The one written at the edge ending c4 is
+        // forwarded at c4.
+        self.ram4.d.next = self.qp_state.read_data.val();
+        self.f4_hit.d.next = false;
+        self.f4_st.d.next = self.lw_st.q.val();
+        if self.lw_v.q.val() & (self.lw_idx.q.val() == self.idx3.q.val()) {
+            self.f4_hit.d.next = true;
+        }
+        if self.c6_wr.q.val() & (self.c6_idx.q.val() == self.idx3.q.val()) {
+            self.f4_hit.d.next = true;
+            self.f4_st.d.next = self.c6_new.q.val();
+        }
+        self.v4.d.next = self.v3.q.val() & (!self.rst.val());
+        self.cmd4.d.next = self.cmd3.q.val();
+        self.inr4.d.next = self.inr3.q.val();
+        self.idx4.d.next = self.idx3.q.val();
+        self.psn4.d.next = self.psn3.q.val();
+        self.qpn4.d.next = self.qpn3.q.val();
+        self.rem4.d.next = self.rem3.q.val();
+        self.kind4.d.next = self.kind3.q.val();
+        self.tmr4.d.next = self.tmr3.q.val();
+
+        // ---- c4: the state word: the commit of this clock (c6_*, written
+        // at the edge ending it) over the writes forwarded at c3 over the
+        // registered RAM word. The PSN compare runs on each of the three
+        // words side by side, and the forwarding hits select among the
+        // results.
+        self.st4.next = self.ram4.q.val();
+        self.eq4.next = self.ram4.q.val().get_bits::<24>(0) == self.psn4.q.val();
+        if self.f4_hit.q.val() {
+            self.st4.next = self.f4_st.q.val();
+            self.eq4.next = self.f4_st.q.val().get_bits::<24>(0) == self.psn4.q.val();
         }
         if self.c6_wr.q.val() & (self.c6_idx.q.val() == self.idx4.q.val()) {
             self.st4.next = self.c6_new.q.val();

@@ -58,7 +58,7 @@ pub struct RnrTimer {
     pub global_code: Signal<In, Bits<5>>,
     /// Adaptive mode (CSR `CTRL.ADAPTIVE_RNR`).
     pub adaptive: Signal<In, Bit>,
-    /// The RNR timer code for the NAK generator's `rnr_timer` input
+    /// The RNR timer code for the per-QP responder's `rnr_timer` input
     /// (registered).
     pub code: Signal<Out, Bits<5>>,
     /// The current target `srtt + 4 rttvar` in clocks, rounded up,

@@ -212,8 +212,8 @@ pub struct Translator<
     /// Fault report: the MR's end, `min(base_va + length, 2^64 - 1)`.
     pub m_flt_mr_hi: Signal<Out, Bits<64>>,
 
-    /// Responder lookup (`docs/responder.md`), from c3's registers: a
-    /// lookup is at c3 (it decides two clocks later).
+    /// Responder lookup (`docs/responder.md`), from c2's registers: a
+    /// lookup is at c2 (it decides three clocks later).
     pub m_qlk_valid: Signal<Out, Bit>,
     /// Responder lookup: the request's QPN.
     pub m_qlk_qpn: Signal<Out, Bits<24>>,
@@ -1117,6 +1117,13 @@ impl<
         self.m_plk_valid.next = self.s2_valid.q.val();
         self.m_plk_mr.next = bit_cast::<8, MR_BITS>(self.s2_key.val().get_bits::<MR_BITS>(8));
         self.m_plk_vpn.next = self.s2.q.val().va.get_bits::<52>(12);
+        // The responder reads the QP's state for the lookup at c2, from
+        // c2's registers: its block RAM's word is registered at c3 before
+        // anything uses it, and its overrides meet the decision at c5.
+        self.m_qlk_valid.next = self.s2_valid.q.val();
+        self.m_qlk_qpn.next = self.s2_rq.val().qpn;
+        self.m_qlk_psn.next = self.s2_rq.val().psn;
+        self.m_qlk_remote.next = !self.s2_rq.val().op.get_bit(1);
 
         // c1 keeps its payload while idle: a delayed B half still reads it.
         self.c0_st.next.replay = self.c0_replay.val();
@@ -1206,11 +1213,6 @@ impl<
         // The QPN compare against every slot is made at c3 (`c4_mq`), with
         // the commit of that clock folded in; c4 folds in its own.
         self.s3_rq.next = self.s3.q.val().req;
-        // The responder reads the QP's state for the lookup at c3.
-        self.m_qlk_valid.next = self.s3_valid.q.val();
-        self.m_qlk_qpn.next = self.s3_rq.val().qpn;
-        self.m_qlk_psn.next = self.s3_rq.val().psn;
-        self.m_qlk_remote.next = !self.s3_rq.val().op.get_bit(1);
         self.c3_fz.next = self.c6_alloc.q.val() & (self.c6_qpn.q.val() == self.s3_rq.val().qpn);
         self.c3_mq.next = 0.into();
         for i in 0..SLOTS {

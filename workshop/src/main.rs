@@ -19,7 +19,6 @@ use odp_mmu::control::command::CommandUnit;
 use odp_mmu::control::{CsrCaps, CsrRegs};
 use odp_mmu::fault::events::EventRing;
 use odp_mmu::fault::fault_queue::DefaultFaultQueue;
-use odp_mmu::fault::nak::DefaultNakGen;
 use odp_mmu::fault::responder::QpResponder;
 use odp_mmu::fault::rnr_timer::RnrTimer;
 use odp_mmu::translate::mr_table::DefaultMrTable;
@@ -163,8 +162,6 @@ enum Design {
     Csr,
     /// The command unit alone (`command_unit`, 256 MRs; no flag applies)
     CommandUnit,
-    /// The RNR NAK generator alone (`nak_gen`, 1024 QPs; no flag applies)
-    Nak,
     /// The per-QP responder alone (`qp_responder`, 1024 QPs; no flag applies)
     Responder,
     /// The event-ring writer alone (`event_ring`; no flag applies)
@@ -198,7 +195,6 @@ impl Design {
             Design::Walker => "walker",
             Design::Csr => "csr_regs",
             Design::CommandUnit => "command_unit",
-            Design::Nak => "nak_gen",
             Design::Responder => "qp_responder",
             Design::Events => "event_ring",
             Design::FaultQueue => "fault_queue",
@@ -231,7 +227,6 @@ impl Design {
             Design::Tlb => "it is built with 256 sets x 4 ways and 32 huge entries",
             Design::Walker => "it is built with 8 walks",
             Design::CommandUnit => "it is built for 256 MRs",
-            Design::Nak => "it is built for 1024 QPs",
             Design::Responder => "it is built for 1024 QPs",
             Design::Events => "it has no size parameter",
             Design::FaultQueue => "it is built with 32 slots for 1024 QPs",
@@ -274,7 +269,6 @@ impl Design {
             Design::Walker => block(DefaultWalker::new(), top),
             Design::Csr => block(CsrRegs::new(&CsrCaps::from_params(params)), top),
             Design::CommandUnit => block(CommandUnit::<8>::new(), top),
-            Design::Nak => block(DefaultNakGen::new(), top),
             Design::Responder => block(QpResponder::<10>::new(), top),
             Design::Events => block(EventRing::new(), top),
             Design::FaultQueue => block(DefaultFaultQueue::new(), top),

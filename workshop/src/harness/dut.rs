@@ -139,12 +139,12 @@ read_as!(Out);
 /// ports:
 ///
 /// ```text
-/// odp_mmu_workshop::port_map!(NakPorts for NakGen<4> {
+/// odp_mmu_workshop::port_map!(SmallPorts for QpResponder<4> {
 ///     clock: clock,
-///     inputs: [rst, pkey, s_rsp_valid, ..., m_nak.ready],
-///     outputs: [ready, s_rsp_ready, m_nak.hdr, ...],
+///     inputs: [rst, pkey, lk_valid, ..., m_nak.ready],
+///     outputs: [ready, ov_fatal, hold, m_nak.hdr, ...],
 /// });
-/// let dut = Lockstep::of::<NakPorts>(NakGen::<4>::new(), "nak_small");
+/// let dut = Lockstep::of::<SmallPorts>(QpResponder::<4>::new(), "responder_small");
 /// ```
 ///
 /// A member of an interface bundle is written as a path, `m_nak.valid`,

@@ -11,7 +11,6 @@ pub mod events_ref;
 pub mod fault_queue_ref;
 pub mod host_memory;
 pub mod mr_check;
-pub mod nak_ref;
 pub mod page_table;
 pub mod responder_ref;
 pub mod rnr_timer_ref;

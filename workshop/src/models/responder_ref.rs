@@ -2,20 +2,16 @@
 //! for each lookup the translator decides, the overrides it must read
 //! (`ov_fatal`, `ov_drop`), and what its answer and the QP commands do to
 //! the QP's state, the NAKs and the counter pulses, in plain Rust, from
-//! `docs/responder.md`.
+//! `docs/responder.md` (SPEC sections 2 and 5.5). No timing: the testbench
+//! calls it in decision order (answers and commands in the order they
+//! reach the translator's c5).
 //!
-//! The rules are the NAK generator's (`docs/nak.md`): the model runs
-//! [`NakRef`] on every answered remote op and on every command, so the two
-//! blocks share one statement of the RNR discipline, and adds what differs
-//! here: a QP in error overrides its local ops to FATAL too (no NAK for a
-//! local op, no state change), and a parked lookup (no answer) changes
-//! nothing. No timing: the testbench calls it in decision order (answers
-//! and commands in the order they reach the translator's c5).
+//! The NAK headers come from [`nak_header`], which writes the IBTA fields
+//! byte by byte, independently of the block's bit packing.
 
-use super::nak_ref::{Nak, NakRef, QpState, RspBeat};
-use odp_mmu::spec::{aeth, op, status};
+use odp_mmu::spec::{aeth, qp_cmd, status};
 
-/// A lookup as the translator presents it at c3 (`lk_*`).
+/// A lookup as the translator presents it at c2 (`lk_*`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Lookup {
     /// Local QPN (24 bits).
@@ -48,6 +44,42 @@ pub struct Answer {
     pub msn: u32,
 }
 
+/// One NAK on `m_nak`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Nak {
+    /// The local QP.
+    pub qpn: u32,
+    /// BTH + AETH, byte 0 in bits 127:120.
+    pub hdr: u128,
+}
+
+/// A QP's state.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct QpState {
+    /// Waiting for the retransmission of `psn`.
+    pub waiting: bool,
+    pub psn: u32,
+    pub error: bool,
+    /// RNR timer override code.
+    pub timer: Option<u8>,
+}
+
+/// BTH (RC Acknowledge) + AETH in network byte order, as a 128-bit word with
+/// byte 0 in bits 127:120.
+pub fn nak_header(pkey: u16, dest_qp: u32, psn: u32, syndrome: u8, msn: u32) -> u128 {
+    let mut b = [0u8; 16];
+    b[0] = aeth::BTH_OPCODE_RC_ACK as u8;
+    b[1] = 0; // SE, M, PadCnt, TVer
+    b[2..4].copy_from_slice(&pkey.to_be_bytes());
+    b[4] = 0; // FECN, BECN, resv6a
+    b[5..8].copy_from_slice(&dest_qp.to_be_bytes()[1..]);
+    b[8] = 0; // AckReq, resv7
+    b[9..12].copy_from_slice(&psn.to_be_bytes()[1..]);
+    b[12] = syndrome;
+    b[13..16].copy_from_slice(&msn.to_be_bytes()[1..]);
+    u128::from_be_bytes(b)
+}
+
 /// The counter pulses one decision causes (one clock after it).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Pulses {
@@ -77,31 +109,34 @@ pub struct Decision {
 #[derive(Clone, Debug)]
 pub struct ResponderRef {
     qp_bits: u32,
-    rules: NakRef,
+    qps: Vec<QpState>,
     pub rnr_naks: u64,
     pub rnr_susp_naks: u64,
     pub err_naks: u64,
     pub drops: u64,
     /// Local ops answered FATAL because their QP is in error.
     pub local_fatals: u64,
+    /// Commands refused (QPN beyond the table).
+    pub refused: u64,
 }
 
 impl ResponderRef {
     pub fn new(qp_bits: u32) -> Self {
         Self {
             qp_bits,
-            rules: NakRef::new(qp_bits),
+            qps: vec![QpState::default(); 1 << qp_bits],
             rnr_naks: 0,
             rnr_susp_naks: 0,
             err_naks: 0,
             drops: 0,
             local_fatals: 0,
+            refused: 0,
         }
     }
 
     /// The state after `rst`: every QP clear. Counters are kept.
     pub fn reset(&mut self) {
-        self.rules.reset();
+        self.qps.iter_mut().for_each(|q| *q = QpState::default());
     }
 
     /// `qpn` has state (is below 2^`qp_bits`).
@@ -111,7 +146,7 @@ impl ResponderRef {
 
     /// State of QP `qpn`, `None` beyond the table.
     pub fn qp(&self, qpn: u32) -> Option<&QpState> {
-        self.rules.qp(qpn)
+        self.qps.get(qpn as usize)
     }
 
     /// The overrides for `lk` deciding now.
@@ -125,7 +160,9 @@ impl ResponderRef {
 
     /// The decision of `lk`: `answer` is the translator's (`None`: parked,
     /// `cm_valid` low), with the `pkey` and `rnr_timer` of the decision's
-    /// clock. Panics when the answer ignores the overrides (a bench bug).
+    /// clock. Panics when the answer ignores the overrides, or is DROP
+    /// without the DROP override (a bench bug: the translator answers DROP
+    /// only for the responder).
     pub fn decide(
         &mut self,
         lk: &Lookup,
@@ -135,6 +172,7 @@ impl ResponderRef {
     ) -> Decision {
         let ov = self.overrides(lk);
         let Some(a) = answer else {
+            // Parked: no answer, nothing changes.
             return Decision::default();
         };
         let want = if ov.fatal {
@@ -149,56 +187,89 @@ impl ResponderRef {
             "answer {} for {lk:?} whose overrides are {ov:?}",
             a.status
         );
+        assert!(
+            a.status != status::DROP as u8 || ov.drop,
+            "answer DROP for {lk:?} without the DROP override"
+        );
         if !lk.remote {
             // Local ops: no state, no NAK; only the error override.
             self.local_fatals += ov.fatal as u64;
             return Decision::default();
         }
-        let beat = RspBeat {
-            status: a.status,
-            last: true,
-            op: op::REMOTE_WRITE as u8,
-            qpn: lk.qpn,
-            rqpn: a.rqpn,
-            psn: lk.psn,
-            msn: a.msn,
-            ..RspBeat::default()
+        // A QPN beyond the table has no state: a clear QP, nothing kept.
+        let mut fresh = QpState::default();
+        let q = if self.in_range(lk.qpn) {
+            &mut self.qps[lk.qpn as usize]
+        } else {
+            &mut fresh
         };
-        let s = self.rules.beat(&beat, pkey, rnr_timer);
-        let out = s.rsp.expect("a one-beat response is never swallowed");
-        assert_eq!(
-            out.status, a.status,
-            "the NAK generator's rules answer {lk:?} otherwise"
-        );
-        let mut p = Pulses {
-            drop: out.status == status::DROP as u8,
-            ..Pulses::default()
-        };
-        if let Some(n) = s.nak {
-            let syndrome = (n.hdr >> 24) as u8;
-            if syndrome & 0xe0 == aeth::RNR_NAK as u8 {
-                p.rnr = !a.susp;
-                p.rnr_susp = a.susp;
-            } else {
-                p.err = true;
+        let mut d = Decision::default();
+        let mut syndrome = None;
+        if ov.fatal {
+            // 1. The QP is in error: FATAL, NAK 0x63.
+            syndrome = Some(aeth::REMOTE_OP_ERR as u8);
+        } else if ov.drop {
+            // 2. Another PSN than the one the QP waits for: DROP, no NAK,
+            // the QP keeps waiting.
+            d.pulses.drop = true;
+        } else {
+            // 3. The answer: every answer but RNR ends a wait (the
+            // retransmission of the waited-for PSN came); RNR (re)starts it.
+            d.retransmit = q.waiting;
+            q.waiting = false;
+            match a.status as u64 {
+                status::RNR => {
+                    d.override_used = q.timer.is_some();
+                    let code = q.timer.unwrap_or(rnr_timer) & aeth::TIMER_MASK as u8;
+                    syndrome = Some(aeth::RNR_NAK as u8 | code);
+                    q.waiting = true;
+                    q.psn = lk.psn & 0xff_ffff;
+                }
+                status::ACCESS_ERR => syndrome = Some(aeth::REMOTE_ACCESS_ERR as u8),
+                status::FATAL => syndrome = Some(aeth::REMOTE_OP_ERR as u8),
+                _ => {}
             }
         }
-        self.rnr_naks += p.rnr as u64;
-        self.rnr_susp_naks += p.rnr_susp as u64;
-        self.err_naks += p.err as u64;
-        self.drops += p.drop as u64;
-        Decision {
-            nak: s.nak,
-            pulses: p,
-            retransmit: s.retransmit,
-            override_used: s.override_used,
+        if let Some(s) = syndrome {
+            if s & 0xe0 == aeth::RNR_NAK as u8 {
+                d.pulses.rnr = !a.susp;
+                d.pulses.rnr_susp = a.susp;
+            } else {
+                d.pulses.err = true;
+            }
+            d.nak = Some(Nak {
+                qpn: lk.qpn,
+                hdr: nak_header(
+                    pkey,
+                    a.rqpn & 0xff_ffff,
+                    lk.psn & 0xff_ffff,
+                    s,
+                    a.msn & 0xff_ffff,
+                ),
+            });
         }
+        self.rnr_naks += d.pulses.rnr as u64;
+        self.rnr_susp_naks += d.pulses.rnr_susp as u64;
+        self.err_naks += d.pulses.err as u64;
+        self.drops += d.pulses.drop as u64;
+        d
     }
 
     /// One QP command ([`odp_mmu::spec::qp_cmd`]) reaching c5; false when
     /// `qpn` is beyond the table (refused, nothing changes).
     pub fn command(&mut self, kind: u8, qpn: u32, timer: u8) -> bool {
-        self.rules.command(kind, qpn, timer)
+        if !self.in_range(qpn) {
+            self.refused += 1;
+            return false;
+        }
+        let q = &mut self.qps[qpn as usize];
+        match kind as u64 {
+            qp_cmd::RESET => *q = QpState::default(),
+            qp_cmd::SET_ERROR => q.error = true,
+            qp_cmd::SET_TIMER => q.timer = Some(timer & aeth::TIMER_MASK as u8),
+            _ => q.timer = None,
+        }
+        true
     }
 }
 

@@ -18,8 +18,11 @@
 //! - [`spec`]: the SPEC's code tables (status, op, MR state, access rights,
 //!   PTE bits, page sizes, AETH syndromes, RNR timer codes, QP commands,
 //!   event kinds), defined once for every block, model and test;
-//! - [`top`]: `odp_mmu`, the composed core.
+//! - [`top`]: `odp_mmu`, the composed core;
+//! - [`board`]: a board design around it: the ECP5-5G Versa top, block RAM
+//!   as host memory and a serial bridge (`docs/fpga.md`).
 
+pub mod board;
 pub mod common;
 pub mod control;
 pub mod fault;

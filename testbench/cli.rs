@@ -40,7 +40,7 @@ fn verilog(design: &str, flags: &[&str], file: &str) -> Result<String, String> {
 }
 
 /// Every `--design` value.
-const DESIGNS: [&str; 11] = [
+const DESIGNS: [&str; 13] = [
     "odp-mmu",
     "translator",
     "mr-table",
@@ -52,6 +52,8 @@ const DESIGNS: [&str; 11] = [
     "fault-queue",
     "rnr-timer",
     "responder",
+    "uart-bridge",
+    "board-memory",
 ];
 
 /// Every size flag with a legal value other than its default (the small

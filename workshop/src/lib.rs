@@ -9,12 +9,15 @@
 //! - [`models`]: every model: SPEC references, cycle models, and the
 //!   environment (host memory, page tables, requesters, DMA engine);
 //! - [`driver`]: the driver library, over any register [`driver::Bus`];
+//! - [`board`]: the board design's serial protocol, its transports (a
+//!   serial port, the Verilated board top) and the board scenario;
 //! - [`harness`]: what the test targets share: the Verilated-model loader,
 //!   the lockstep runner, rust-hdl port access, synthesizability checks,
 //!   the seed and stop rules of random tests.
 
 pub mod bench;
 pub mod bench_faults;
+pub mod board;
 pub mod depth;
 pub mod driver;
 pub mod flow;

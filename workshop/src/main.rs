@@ -6,7 +6,11 @@
 //! - `depth`: the `pnr` synthesis alone, then the logic levels of the
 //!   deepest paths per block, in a few minutes instead of a routing run;
 //! - `bench`: performance of the translation path in simulation clocks, on
-//!   the translator and on the Verilated whole core.
+//!   the translator and on the Verilated whole core;
+//! - `bitstream`: the ECP5-5G Versa board design (`odp_mmu::board`) through
+//!   Yosys, nextpnr-ecp5 and ecppack into `build/odp_mmu_versa5g.bit`;
+//! - `board`: drives that design on a board over its serial bridge with the
+//!   driver library (`docs/fpga.md`).
 //!
 //! `synth`, `pnr`, `depth` and `bench` (Verilator) use the tools that `synth/install-tools.sh` installs in
 //! `.tools/`; a missing tool is a one-line error naming that command.
@@ -15,6 +19,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use odp_mmu::board::bridge::UartBridge;
+use odp_mmu::board::memory::BoardMemory;
 use odp_mmu::control::command::CommandUnit;
 use odp_mmu::control::{CsrCaps, CsrRegs};
 use odp_mmu::fault::events::EventRing;
@@ -170,6 +176,10 @@ enum Design {
     FaultQueue,
     /// The adaptive RNR timer alone (`rnr_timer`; no flag applies)
     RnrTimer,
+    /// The board design's serial bridge alone (`uart_bridge`, 115200 baud at 50 MHz, 32 KiB memory; no flag applies)
+    UartBridge,
+    /// The board design's block RAM host memory alone (`board_memory`, 32 KiB; no flag applies)
+    BoardMemory,
 }
 
 /// Every size flag, in the order of [`ParamArgs`]'s fields.
@@ -199,6 +209,8 @@ impl Design {
             Design::Events => "event_ring",
             Design::FaultQueue => "fault_queue",
             Design::RnrTimer => "rnr_timer",
+            Design::UartBridge => "uart_bridge",
+            Design::BoardMemory => "board_memory",
         }
     }
 
@@ -231,6 +243,8 @@ impl Design {
             Design::Events => "it has no size parameter",
             Design::FaultQueue => "it is built with 32 slots for 1024 QPs",
             Design::RnrTimer => "it has no size parameter",
+            Design::UartBridge => "it is built for the Versa board design",
+            Design::BoardMemory => "it is built with 32 KiB",
         }
     }
 
@@ -273,6 +287,17 @@ impl Design {
             Design::Events => block(EventRing::new(), top),
             Design::FaultQueue => block(DefaultFaultQueue::new(), top),
             Design::RnrTimer => block(RnrTimer::new(), top),
+            Design::UartBridge => block(
+                UartBridge::new(
+                    odp_mmu::board::versa::UART_DIVISOR,
+                    odp_mmu::board::core::MEM_BYTES,
+                ),
+                top,
+            ),
+            Design::BoardMemory => block(
+                BoardMemory::<{ odp_mmu::board::core::MEM_WORD_BITS }>::new(),
+                top,
+            ),
         })
     }
 }
@@ -336,7 +361,31 @@ enum Command {
         #[arg(long, default_value = "build/bench.json")]
         out: PathBuf,
     },
+    /// Build the ECP5-5G Versa board design (odp_mmu small preset, block RAM host memory, serial bridge) into a bitstream; fails if timing is not met
+    Bitstream {
+        /// nextpnr placement seed
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Output bitstream (an SVF for JTAG players is written beside it in build/bitstream/)
+        #[arg(long, default_value = "build/odp_mmu_versa5g.bit")]
+        out: PathBuf,
+    },
+    /// Drive the board design over its serial bridge: register an MR, write page tables, send requests, show responses, NAKs and events, run the fault loop
+    Board {
+        /// The board's serial port (the FT2232H's second channel, usually /dev/ttyUSB1)
+        #[arg(long)]
+        port: String,
+        /// Baud rate (the bitstream's bridge runs at 115200)
+        #[arg(long, default_value_t = odp_mmu::board::versa::BAUD)]
+        baud: u32,
+        /// Only show the bridge's status and the core's ID, VERSION and STATUS registers
+        #[arg(long)]
+        status: bool,
+    },
 }
+
+/// The module name of the board design's top.
+const BOARD_TOP: &str = "odp_mmu_versa5g";
 
 /// The first keys of a design's entry in `build/synth.json` and
 /// `build/pnr.json`: its top module and its sizes (the parameters for the
@@ -516,6 +565,60 @@ fn run(cli: Cli) -> Result<(), String> {
             std::fs::write(&out, numbers.to_json())
                 .map_err(|e| format!("{}: {e}", out.display()))?;
             println!("wrote {}", out.display());
+        }
+        Command::Bitstream { seed, out } => {
+            use odp_mmu::board::versa::{Versa, CORE_MHZ};
+            let mut uut = Versa::board();
+            uut.connect_all();
+            let verilog = odp_mmu::verilog::generate(&uut, BOARD_TOP);
+            let path = PathBuf::from(format!("build/{BOARD_TOP}.v"));
+            std::fs::create_dir_all("build").map_err(|e| format!("build: {e}"))?;
+            std::fs::write(&path, verilog).map_err(|e| format!("{}: {e}", path.display()))?;
+            let r = odp_mmu_workshop::flow::bitstream(&path, BOARD_TOP, seed, CORE_MHZ, &out)?;
+            println!("{BOARD_TOP} on LFE5UM5G-45F-8 CABGA381 (ECP5-5G Versa), seed {seed}");
+            for (net, achieved, constraint) in &r.clocks {
+                println!("clock {net}: Fmax {achieved:.1} MHz (constraint {constraint:.1} MHz)");
+            }
+            println!("utilisation (nextpnr): {}", r.utilisation);
+            let synth: Vec<String> = r
+                .synth_cells
+                .iter()
+                .map(|(c, n)| format!("{c} {n}"))
+                .collect();
+            println!("cells (yosys): {}", synth.join(", "));
+            println!("critical path: {}", r.critical_path);
+            println!(
+                "bitstream: {} ({} bytes), SVF: {}; {:.0} s",
+                r.bitstream.display(),
+                r.bit_bytes,
+                r.svf.display(),
+                r.seconds
+            );
+        }
+        Command::Board { port, baud, status } => {
+            use odp_mmu_workshop::board::{demo, protocol::Bridge, serial::SerialLink};
+            let link = SerialLink::open(&port, baud)?;
+            let mut bridge = Bridge::new(link);
+            if status {
+                let s = bridge.status().map_err(|e| e.to_string())?;
+                println!(
+                    "bridge: protocol version {}, flags {:#04x}, responses {}, NAKs {}, wakes {} waiting",
+                    s.version, s.flags, s.responses, s.naks, s.wakes
+                );
+                use odp_mmu::control::regmap;
+                for (name, addr) in [
+                    ("ID", regmap::ID),
+                    ("VERSION", regmap::VERSION),
+                    ("STATUS", regmap::STATUS),
+                    ("ERROR", regmap::ERROR),
+                ] {
+                    let v = bridge.csr_read(addr).map_err(|e| e.to_string())?;
+                    println!("{name:<8} {v:#010x}");
+                }
+            } else {
+                demo::run(bridge, &mut |line| println!("{line}"))?;
+                println!("done: every step answered as expected");
+            }
         }
     }
     Ok(())

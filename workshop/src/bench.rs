@@ -129,6 +129,9 @@ struct BenchFile {
     cold_4mib_write_rnr_round_trips_with_hint: u64,
     cold_4mib_write_rnr_round_trips_without_hint: u64,
     fault_events_per_clock_storm: f64,
+    adaptive_rnr_code: u64,
+    adaptive_rnr_expected_code: u64,
+    adaptive_rnr_service_p90_us: f64,
 }
 
 /// `x` rounded to `decimals` places as `format!` rounds it (exactly, from
@@ -180,6 +183,9 @@ impl Numbers {
                 .faults
                 .cold_4mib_write_rnr_round_trips_without_hint,
             fault_events_per_clock_storm: round(self.faults.fault_events_per_clock_storm, 4),
+            adaptive_rnr_code: self.faults.adaptive_rnr_code,
+            adaptive_rnr_expected_code: self.faults.adaptive_rnr_expected_code,
+            adaptive_rnr_service_p90_us: round(self.faults.adaptive_rnr_service_p90_us, 1),
         };
         serde_json::to_string_pretty(&file).expect("numbers always serialize") + "\n"
     }
@@ -295,6 +301,24 @@ impl Numbers {
                 "fault_events_per_clock_storm",
                 "-".to_string(),
                 format!("{:.4}", f.fault_events_per_clock_storm),
+                "-",
+            ),
+            (
+                "adaptive_rnr_code",
+                "-".to_string(),
+                f.adaptive_rnr_code.to_string(),
+                "p90 or +1",
+            ),
+            (
+                "adaptive_rnr_expected_code",
+                "-".to_string(),
+                f.adaptive_rnr_expected_code.to_string(),
+                "-",
+            ),
+            (
+                "adaptive_rnr_service_p90_us",
+                "-".to_string(),
+                format!("{:.1}", f.adaptive_rnr_service_p90_us),
                 "-",
             ),
         ];
@@ -885,6 +909,9 @@ mod tests {
             "cold_4mib_write_rnr_round_trips_with_hint",
             "cold_4mib_write_rnr_round_trips_without_hint",
             "fault_events_per_clock_storm",
+            "adaptive_rnr_code",
+            "adaptive_rnr_expected_code",
+            "adaptive_rnr_service_p90_us",
         ] {
             assert!(
                 json.contains(&format!("\"{key}\": ")),

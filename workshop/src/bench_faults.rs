@@ -13,6 +13,7 @@
 //! | `wake_after_resume_clocks` | one LOCAL_WRITE to a missing page, answered STALL: from its RESUME doorbell to its `m_wake` |
 //! | `fault_events_per_clock_storm` | [`storm_bench_cfg`]: 32 QPs fault at once on 32 missing pages; page-fault events read per clock, first request to last record written |
 //! | `cold_4mib_write_rnr_round_trips_with_hint`, `..._without_hint` | an RDMA WRITE of 4 MiB (1024 packets of 4096 bytes) into an MR whose pages are all missing, one packet in flight, the RNR timer left out: the RNR NAKs the requester gets. The driver maps the event's prefetch range (with hint) or only the faulting page (without) |
+//! | `adaptive_rnr_code`, `adaptive_rnr_expected_code`, `adaptive_rnr_service_p90_us` | [`adaptive_rnr_bench_cfg`]: `CTRL.ADAPTIVE_RNR` on, `CLOCKS_PER_US` = 1, 150 faults in a row, each resumed a uniform 1,000..1,500 clocks after the driver read its event: the median timer code of the RNR NAKs after 30 faults of warm-up, the smallest code whose time reaches the 90th percentile of the service times the core measured, and that percentile in microseconds ([`adaptive_rnr`]) |
 
 use crate::driver::{Driver, Event, Mr, MrSpec, PageFaultEvent};
 use crate::harness::top::{Beat, Inputs, VerilatedTop, XReq};
@@ -34,6 +35,12 @@ pub struct FaultNumbers {
     /// events.
     pub fault_events_per_clock_storm: f64,
     pub storm_events: u64,
+    /// [`adaptive_rnr`] on [`adaptive_rnr_bench_cfg`]: the code the
+    /// adaptive timer settles on, the smallest code that reaches the 90th
+    /// percentile of the applied service times, and that percentile (µs).
+    pub adaptive_rnr_code: u64,
+    pub adaptive_rnr_expected_code: u64,
+    pub adaptive_rnr_service_p90_us: f64,
 }
 
 /// The MR of every scenario: 4096 pages (16 MiB, two table levels), none
@@ -242,6 +249,11 @@ pub fn top_faults(progress: &mut dyn FnMut(&str)) -> FaultNumbers {
     let r = fault_storm(&storm_bench_cfg());
     n.fault_events_per_clock_storm = r.events_per_clock();
     n.storm_events = r.events;
+    progress("odp_mmu: adaptive RNR timer against a known service-time distribution");
+    let r = adaptive_rnr(&adaptive_rnr_bench_cfg());
+    n.adaptive_rnr_code = r.code as u64;
+    n.adaptive_rnr_expected_code = r.expected_code as u64;
+    n.adaptive_rnr_service_p90_us = r.service_p90_us;
     n
 }
 
@@ -611,5 +623,256 @@ pub fn fault_storm(cfg: &StormCfg) -> StormReport {
     assert_eq!(rep.wakes, rep.stalls, "storm: one wake per STALL");
     assert_eq!(rep.naks, rnr_answers, "storm: one RNR NAK per RNR answer");
     assert_eq!(counter("RNR_NAKS_FAULT"), rep.naks, "storm: RNR_NAKS_FAULT");
+    rep
+}
+
+/// The set-up of [`adaptive_rnr`]: the adaptive RNR timer measured on the
+/// whole core against a service-time distribution the driver applies.
+#[derive(Clone, Debug)]
+pub struct AdaptiveRnrCfg {
+    pub params: odp_mmu::Params,
+    /// Written to `CLOCKS_PER_US`. At 1, the IBTA table's times in µs are
+    /// clocks: codes 13 to 18 (960 to 5,120 µs) are 960 to 5,120 clocks,
+    /// service times a simulation runs through by the hundred.
+    pub clocks_per_us: u16,
+    /// Faults in a row, one at a time, each on its own missing page.
+    pub faults: usize,
+    /// The first `warmup` faults are left out of the statistics (the
+    /// estimator's start: its first target is three times the first
+    /// sample, and `rttvar` forgets it by 3/4 per sample).
+    pub warmup: usize,
+    /// The driver maps the page and RESUMEs a uniform random
+    /// `delay.0..=delay.1` clocks after the poll that read the event.
+    pub delay: (u64, u64),
+    pub seed: u64,
+}
+
+/// The bench's adaptive-RNR run: the default core, 1 clock per µs, 150
+/// faults (30 of warm-up), resumed a uniform 1,000..=1,500 clocks after
+/// their event was read, seed 1.
+pub fn adaptive_rnr_bench_cfg() -> AdaptiveRnrCfg {
+    AdaptiveRnrCfg {
+        params: odp_mmu::Params::default(),
+        clocks_per_us: 1,
+        faults: 150,
+        warmup: 30,
+        delay: (1000, 1500),
+        seed: 1,
+    }
+}
+
+/// What [`adaptive_rnr`] measured. Times in µs are clocks over
+/// `clocks_per_us` as read back from the register.
+#[derive(Clone, Debug, Default)]
+pub struct AdaptiveRnrReport {
+    /// `CLOCKS_PER_US` read back after the write.
+    pub clocks_per_us: u16,
+    /// Per fault, in order: the delay the driver applied, the service time
+    /// the core measured (clocks from the event record's handshake to the
+    /// RESUME's handshake: the step of `FAULT_SERVICE_SUM` the fault's
+    /// RESUME made, the sample the timer took), and the RNR timer code of
+    /// the fault's RNR NAK (decoded from the AETH syndrome on `m_nak`).
+    pub delays: Vec<u64>,
+    pub service_clocks: Vec<u64>,
+    pub codes: Vec<u8>,
+    pub warmup: usize,
+    /// Of the faults after the warm-up: the service times' median, 90th
+    /// percentile and mean (µs), and the smallest code whose time reaches
+    /// that 90th percentile.
+    pub service_p50_us: f64,
+    pub service_p90_us: f64,
+    pub service_mean_us: f64,
+    pub expected_code: u8,
+    /// The code the timer settled on: the median NAK code after the
+    /// warm-up, and how many NAKs carried each code (ascending).
+    pub code: u8,
+    pub code_shares: Vec<(u8, usize)>,
+    /// Share of the faults after the warm-up whose service time is no
+    /// longer than the time of the code in their NAK (a sender that waits
+    /// that long finds the page mapped).
+    pub covered: f64,
+    /// Smallest and largest service time minus applied delay: the event's
+    /// way to the driver's poll and the RESUME's way back, in clocks.
+    pub overhead_clocks: (u64, u64),
+    /// Clocks of the whole run.
+    pub clocks: u64,
+}
+
+/// `sorted[round((n - 1) q)]`: the percentile rule of the block-level
+/// distribution test (`testbench/rnr_timer.rs`).
+fn percentile(sorted: &[u64], q: f64) -> u64 {
+    sorted[((sorted.len() - 1) as f64 * q).round() as usize]
+}
+
+/// The adaptive RNR timer on the whole core against a known service-time
+/// distribution. The driver brings up a core of `cfg.params` ([`core_with`]),
+/// writes `CLOCKS_PER_US` and sets `CTRL.ADAPTIVE_RNR`. Then, `cfg.faults`
+/// times, one fault at a time: a REMOTE_WRITE (remote QP 0x42, PSNs in
+/// order) to a missing page is answered RNR and its RNR NAK comes out on
+/// `m_nak`; the driver reads the event, waits the drawn delay, maps the page
+/// and RESUMEs; the sender's retransmission is answered OK. The service
+/// time of each fault is read from the `FAULT_SERVICE_SUM` counter.
+///
+/// Panics on the first broken guarantee: a fault not answered RNR or its
+/// NAK not an RNR NAK, not exactly one event and one NAK per fault, a
+/// retransmission not answered OK, or a NAK's code that is not the
+/// reference estimator's (`models::rnr_timer_ref`) over the service times
+/// of the faults before it (`RNR_TIMER` for the first fault, which has no
+/// sample yet). The last check holds because the next fault's NAK comes a
+/// walk of two 200-clock reads after the RESUME, long after
+/// `CODE_LATENCY_MAX` (70 clocks).
+pub fn adaptive_rnr(cfg: &AdaptiveRnrCfg) -> AdaptiveRnrReport {
+    use crate::driver::Bus;
+    use crate::models::rnr_timer_ref::{code_clocks, code_for, Estimator};
+    use odp_mmu::control::regmap;
+    use rand::{rngs::StdRng, Rng, SeedableRng};
+
+    assert!(
+        cfg.faults > cfg.warmup && (cfg.faults as u64) < PAGES,
+        "adaptive_rnr: {} faults, {} of warm-up, {PAGES} pages",
+        cfg.faults,
+        cfg.warmup
+    );
+    let mut rng = StdRng::seed_from_u64(cfg.seed);
+    let (mut drv, mr) = core_with(&cfg.params);
+    let write = |drv: &mut Driver<VerilatedTop>, addr: u16, data: u32| {
+        drv.bus
+            .write32(addr, data)
+            .unwrap_or_else(|b| panic!("adaptive_rnr: write {addr:#06x}: BRESP {b}"));
+    };
+    write(&mut drv, regmap::CLOCKS_PER_US, cfg.clocks_per_us as u32);
+    let ctrl = drv.bus.read32(regmap::CTRL);
+    write(
+        &mut drv,
+        regmap::CTRL,
+        ctrl | 1 << regmap::CTRL_ADAPTIVE_RNR,
+    );
+    let cpu = drv.bus.read32(regmap::CLOCKS_PER_US) as u16;
+    assert_eq!(cpu, cfg.clocks_per_us, "adaptive_rnr: CLOCKS_PER_US");
+    assert_ne!(
+        drv.bus.read32(regmap::CTRL) & 1 << regmap::CTRL_ADAPTIVE_RNR,
+        0,
+        "adaptive_rnr: CTRL.ADAPTIVE_RNR"
+    );
+    let global = (drv.bus.read32(regmap::RNR_TIMER) & 0x1f) as u8;
+    let sum = |drv: &mut Driver<VerilatedTop>| {
+        drv.counter("FAULT_SERVICE_SUM")
+            .unwrap_or_else(|e| panic!("adaptive_rnr: FAULT_SERVICE_SUM: {e}"))
+    };
+    let mut est = Estimator::default();
+    let mut rep = AdaptiveRnrReport {
+        clocks_per_us: cpu,
+        warmup: cfg.warmup,
+        ..Default::default()
+    };
+    let mut last_sum = sum(&mut drv);
+    for k in 0..cfg.faults {
+        let va = BASE + ((k as u64 + 1) << 12);
+        let psn = k as u32;
+        let r = req(op::REMOTE_WRITE, va, 64);
+        let (st, _) = one(&mut drv, &r, psn, 64);
+        assert_eq!(st, status::RNR, "adaptive_rnr: fault {k}: a missing page");
+        let limit = drv.bus.clock + 1000;
+        while drv.bus.naks.is_empty() {
+            assert!(drv.bus.clock < limit, "adaptive_rnr: fault {k}: no NAK");
+            drv.bus.cycle(&Inputs::default());
+        }
+        let (c, _, hdr) = drv.bus.naks.pop_front().expect("a NAK");
+        let syndrome = hdr.to_be_bytes()[12];
+        assert_eq!(
+            syndrome & 0xe0,
+            0x20,
+            "adaptive_rnr: fault {k}: clock {c}: not an RNR NAK: syndrome {syndrome:#x}"
+        );
+        let code = syndrome & 0x1f;
+        let want = if est.seen {
+            code_for(est.target(), cpu)
+        } else {
+            global
+        };
+        assert_eq!(
+            code,
+            want,
+            "adaptive_rnr: fault {k}: clock {c}: NAK code {code}, the estimator over the {k} \
+             service times before it gives {want} (target {} clocks)",
+            est.target()
+        );
+        let ev = events(&mut drv);
+        assert_eq!(ev.len(), 1, "adaptive_rnr: fault {k}: one event");
+        assert_eq!(
+            ev[0].page_va, va,
+            "adaptive_rnr: fault {k}: the event's page"
+        );
+        let delay = rng.gen_range(cfg.delay.0..=cfg.delay.1);
+        for _ in 0..delay {
+            drv.bus.cycle(&Inputs {
+                rsp_ready: true,
+                ..Default::default()
+            });
+        }
+        map(&mut drv, &mr, va);
+        resume(&mut drv, &ev[0]);
+        // The sample is 3 clocks after the RESUME's handshake, the counter
+        // a clock later.
+        for _ in 0..8 {
+            drv.bus.cycle(&Inputs::default());
+        }
+        let now = sum(&mut drv);
+        let svc = now - last_sum;
+        last_sum = now;
+        assert!(
+            svc > delay && svc <= u32::MAX as u64,
+            "adaptive_rnr: fault {k}: service time {svc} clocks after a delay of {delay}"
+        );
+        est.update(svc as u32);
+        let (st, _) = one(&mut drv, &r, psn, 64);
+        assert_eq!(
+            st,
+            status::OK,
+            "adaptive_rnr: fault {k}: the retransmission after RESUME"
+        );
+        assert!(
+            drv.bus.naks.is_empty(),
+            "adaptive_rnr: fault {k}: a second NAK {:x?}",
+            drv.bus.naks
+        );
+        rep.delays.push(delay);
+        rep.service_clocks.push(svc);
+        rep.codes.push(code);
+    }
+    rep.clocks = drv.bus.clock;
+
+    let w = cfg.warmup;
+    let svc = &rep.service_clocks[w..];
+    let codes = &rep.codes[w..];
+    let mut xs = svc.to_vec();
+    xs.sort_unstable();
+    let us = |clocks: u64| clocks as f64 / cpu as f64;
+    rep.service_p50_us = us(percentile(&xs, 0.5));
+    let p90 = percentile(&xs, 0.9);
+    rep.service_p90_us = us(p90);
+    rep.service_mean_us = us(xs.iter().sum::<u64>()) / xs.len() as f64;
+    rep.expected_code = code_for(p90, cpu);
+    let mut sorted = codes.to_vec();
+    sorted.sort_unstable();
+    rep.code = sorted[sorted.len() / 2];
+    for c in sorted {
+        match rep.code_shares.last_mut() {
+            Some((last, n)) if *last == c => *n += 1,
+            _ => rep.code_shares.push((c, 1)),
+        }
+    }
+    rep.covered = svc
+        .iter()
+        .zip(codes)
+        .filter(|&(&s, &c)| s <= code_clocks(c, cpu))
+        .count() as f64
+        / svc.len() as f64;
+    let over = rep
+        .service_clocks
+        .iter()
+        .zip(&rep.delays)
+        .map(|(s, d)| s - d);
+    rep.overhead_clocks = (over.clone().min().unwrap_or(0), over.max().unwrap_or(0));
     rep
 }

@@ -77,6 +77,8 @@
 #define ODP_MMU_ERROR_EQ_CONS_BAD_MASK 0x00000020u
 #define ODP_MMU_ERROR_EQ_SIZE_BAD_SHIFT 6u
 #define ODP_MMU_ERROR_EQ_SIZE_BAD_MASK 0x00000040u
+#define ODP_MMU_ERROR_DONE_BAD_SHIFT 7u
+#define ODP_MMU_ERROR_DONE_BAD_MASK 0x00000080u
 
 /* ERROR_INFO (ro, built): The last command the core refused. */
 #define ODP_MMU_ERROR_INFO 0x002Cu
@@ -129,6 +131,14 @@
 /* EQ_PROD (ro, built): Event ring producer index. */
 #define ODP_MMU_EQ_PROD 0x0060u
 #define ODP_MMU_EQ_PROD_RESET 0x00000000u
+
+/* INV_ISSUED (ro, built): INVALIDATE and MR_SUSPEND commands accepted since reset (free-running): read after a command's OK result, it is that command's sequence number. */
+#define ODP_MMU_INV_ISSUED 0x0064u
+#define ODP_MMU_INV_ISSUED_RESET 0x00000000u
+
+/* INV_DONE (ro, built): INVALIDATE and MR_SUSPEND commands done since reset (free-running; they finish in order): the command numbered n is done once INV_DONE - n, as a signed 32-bit difference, is at least 0. Its event is then handed to the event ring. */
+#define ODP_MMU_INV_DONE 0x0068u
+#define ODP_MMU_INV_DONE_RESET 0x00000000u
 
 /* CMD_ARG0 (rw, built): Argument word of the next command (see the op table for its meaning). The doorbell copies every argument into the command it issues, so the driver may prepare the next command while one is held. */
 #define ODP_MMU_CMD_ARG0 0x0100u
@@ -269,7 +279,7 @@
 #define ODP_MMU_CTR_FATALS 13u
 #define ODP_MMU_FATALS_LO 0x0268u
 #define ODP_MMU_FATALS_HI 0x026Cu
-/* INVALIDATIONS (count, planned: command unit): Invalidations completed. */
+/* INVALIDATIONS (count, built): INVALIDATE commands done (their invalidation-done event handed to the event ring). */
 #define ODP_MMU_CTR_INVALIDATIONS 14u
 #define ODP_MMU_INVALIDATIONS_LO 0x0270u
 #define ODP_MMU_INVALIDATIONS_HI 0x0274u
@@ -324,18 +334,20 @@
 /*   CMD_ARG1: STATE: New state. */
 #define ODP_MMU_MR_SET_STATE_ARG1_STATE_SHIFT 0u
 #define ODP_MMU_MR_SET_STATE_ARG1_STATE_MASK 0x00000003u
-/* MR_SUSPEND (planned: command unit): Suspends an MR and drains its in-flight DMA; requests to it get RNR / STALL. */
+/* MR_SUSPEND (built): Suspends an MR: requests to it get RNR / STALL from the result on; once every OK response issued before has been returned on s_done, an MR-suspended event is posted. Result INV_BUSY (10) while 8 invalidations / suspends are in progress. */
 #define ODP_MMU_OP_MR_SUSPEND 0x03u
 /*   CMD_ARG0: INDEX: MR index. */
 /* MR_RESUME (planned: command unit): Makes a suspended MR valid again and wakes the QPs stalled on it. */
 #define ODP_MMU_OP_MR_RESUME 0x04u
 /*   CMD_ARG0: INDEX: MR index. */
-/* INVALIDATE (planned: command unit): Invalidates cached translations of an MR range (or all) and reports invalidation done with the doorbell's tag once no DMA can use them. */
+/* INVALIDATE (built): Invalidates cached translations of an MR range (or a whole MR, or all) and posts invalidation done with the doorbell's tag once no DMA can use them (INV_DONE counts it). Results: EMPTY_RANGE (9) for length 0, RANGE_WRAPS (5) past 2^64, INV_BUSY (10) while 8 are in progress. */
 #define ODP_MMU_OP_INVALIDATE 0x05u
 /*   CMD_ARG0: INDEX: MR index. */
 /*   CMD_ARG1: FLAGS: Flags. */
 #define ODP_MMU_INVALIDATE_ARG1_ALL_SHIFT 0u
 #define ODP_MMU_INVALIDATE_ARG1_ALL_MASK 0x00000001u
+#define ODP_MMU_INVALIDATE_ARG1_WHOLE_MR_SHIFT 1u
+#define ODP_MMU_INVALIDATE_ARG1_WHOLE_MR_MASK 0x00000002u
 /*   CMD_ARG2: VA_LO: Start virtual address, bits 31:0. */
 /*   CMD_ARG3: VA_HI: Start virtual address, bits 63:32. */
 /*   CMD_ARG4: LENGTH_LO: Length in bytes, bits 31:0. */

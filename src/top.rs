@@ -7,6 +7,7 @@ use crate::common::interfaces::{
     WakeOut, XReqIn, XRspOut,
 };
 use crate::control::command::CommandUnit;
+use crate::control::inval::InvalUnit;
 use crate::control::{CsrCaps, CsrRegs};
 use crate::fault::events::EventRing;
 use crate::fault::fault_queue::FaultQueue;
@@ -71,6 +72,7 @@ pub struct OdpMmu<
 
     csr: CsrRegs,
     cmd: CommandUnit<MR_BITS>,
+    iv: InvalUnit<MR_BITS>,
     xl: Translator<MR_BITS, SET_BITS, HUGE, SLOTS, SLOT_BITS, CNT_BITS, WALKS>,
     fq: FaultQueue<PF, PF_BITS, QP_BITS, QW_BITS, QA_BITS>,
     eq: EventRing,
@@ -92,6 +94,12 @@ pub struct OdpMmu<
     fence_set: DFF<Bit>,
     fence_ok: Signal<Local, Bit>,
     fence_l: Signal<Local, Bits<16>>,
+    /// The event ring's source served first: 0 the fault queue, 1 the
+    /// invalidation unit; under load the two alternate.
+    ev_sel: DFF<Bit>,
+    /// The source whose record is offered this clock.
+    ev_pick: Signal<Local, Bit>,
+    ev_valid: Signal<Local, Bit>,
     /// The event ring is off (`EQ_LOG2_SIZE` = 0): its reset.
     eq_off: Signal<Local, Bit>,
     /// The note's SET_ERROR is offered to the responder this clock.
@@ -183,6 +191,7 @@ impl<
             irq: Default::default(),
             csr: CsrRegs::new(&CsrCaps::from_params(params)),
             cmd: CommandUnit::new(),
+            iv: InvalUnit::new(),
             xl: Translator::new(params.qps),
             fq: FaultQueue::new(),
             eq: EventRing::new(),
@@ -196,6 +205,9 @@ impl<
             fence_set: Default::default(),
             fence_ok: Default::default(),
             fence_l: Default::default(),
+            ev_sel: Default::default(),
+            ev_pick: Default::default(),
+            ev_valid: Default::default(),
             eq_off: Default::default(),
             note_cmd: Default::default(),
             note_wake: Default::default(),
@@ -243,6 +255,9 @@ impl<
     fn update(&mut self) {
         self.csr.clk.next = self.clk.val();
         self.cmd.clock.next = self.clk.val();
+        self.iv.clock.next = self.clk.val();
+        self.ev_sel.clock.next = self.clk.val();
+        self.ev_sel.d.next = self.ev_sel.q.val();
         self.xl.clock.next = self.clk.val();
         self.fq.clock.next = self.clk.val();
         self.eq.clock.next = self.clk.val();
@@ -262,6 +277,7 @@ impl<
         self.fence_set.d.next = self.fence_set.q.val();
         self.csr.rst.next = self.rst.val();
         self.cmd.rst.next = self.rst.val();
+        self.iv.rst.next = self.rst.val();
         self.xl.rst.next = self.rst.val();
         self.fq.rst.next = self.rst.val();
         self.eq.rst.next = self.rst.val();
@@ -293,14 +309,44 @@ impl<
         self.csr.err_bad_cmd_code.next = self.cmd.res_code.val();
         MrWriteOut::<MR_BITS>::join(&mut self.cmd.mr_wr, &mut self.xl.mr_wr);
         MrStateOut::<MR_BITS>::join(&mut self.cmd.mr_st, &mut self.xl.mr_st);
-        // No invalidation source yet (the command unit's INVALIDATE is to come).
-        self.xl.inv.valid.next = false;
-        self.xl.inv.kind.next = 0.into();
-        self.xl.inv.mr.next = 0.into();
-        self.xl.inv.va_lo.next = 0.into();
-        self.xl.inv.va_hi.next = 0.into();
-        self.xl.inv.off_lo.next = 0.into();
-        self.xl.inv.off_hi.next = 0.into();
+        // ---- Invalidation (docs/invalidation.md): INVALIDATE and
+        // MR_SUSPEND -> invalidation unit -> the translator's TLB port; the
+        // epoch stamped on every lookup; OK answers counted per epoch until
+        // the DMA engine returns them on s_done.
+        self.iv.s_iv_valid.next = self.cmd.iv_valid.val();
+        self.cmd.iv_ready.next = self.iv.s_iv_ready.val();
+        self.cmd.iv_full.next = self.iv.full.val();
+        self.iv.s_iv_kind.next = self.cmd.iv_kind.val();
+        self.iv.s_iv_mr.next = self.cmd.iv_mr.val();
+        self.iv.s_iv_tag.next = self.cmd.res_tag.val();
+        self.iv.s_iv_va_lo.next = self.cmd.iv_va_lo.val();
+        self.iv.s_iv_va_hi.next = self.cmd.iv_va_hi.val();
+        self.iv.s_iv_off_lo.next = self.cmd.iv_off_lo.val();
+        self.iv.s_iv_off_hi.next = self.cmd.iv_off_hi.val();
+        self.xl.inv.valid.next = self.iv.m_inv_valid.val();
+        self.iv.m_inv_ready.next = self.xl.inv.ready.val();
+        self.xl.inv.kind.next = self.iv.m_inv_kind.val();
+        self.xl.inv.mr.next = self.iv.m_inv_mr.val();
+        self.xl.inv.va_lo.next = self.iv.m_inv_va_lo.val();
+        self.xl.inv.va_hi.next = self.iv.m_inv_va_hi.val();
+        self.xl.inv.off_lo.next = self.iv.m_inv_off_lo.val();
+        self.xl.inv.off_hi.next = self.iv.m_inv_off_hi.val();
+        self.iv.m_inv_done.next = self.xl.inv.done.val();
+        self.xl.epoch.next = self.iv.epoch.val();
+        self.iv.ok_valid.next = self.xl.m_cm_valid.val() & (self.xl.m_cm_status.val() == 0); // = status::OK
+        self.iv.ok_epoch.next = self.xl.m_cm_epoch.val();
+        self.iv.s_done_valid.next = self.s_done.valid.val();
+        self.iv.s_done_epoch.next = self.s_done.epoch.val();
+        // A refused command posts an error event; the CSR block still
+        // holds its words in the result clock.
+        self.iv.bad_valid.next = self.cmd.res_valid.val() & self.cmd.res_code.val().any();
+        self.iv.bad_op.next = self.cmd.res_op.val();
+        self.iv.bad_tag.next = self.cmd.res_tag.val();
+        self.iv.bad_code.next = self.cmd.res_code.val();
+        self.iv.bad_arg0.next = self.csr.cmd_arg0.val().get_bits::<16>(0);
+        self.csr.inv_issued.next = self.iv.issued.val();
+        self.csr.inv_done.next = self.iv.completed.val();
+        self.csr.err_done_bad.next = self.iv.err_done.val() | self.iv.err_overflow.val();
 
         // ---- Translation requests and responses.
         XReqIn::link(&mut self.s_xreq, &mut self.xl.s_xreq);
@@ -331,12 +377,43 @@ impl<
         // the base (docs/top.md).
         self.fq.s_flt_mr_lo.next = self.xl.m_flt_va.val();
         self.fq.s_flt_mr_hi.next = self.xl.m_flt_mr_hi.val();
-        self.eq.s_ev_valid.next = self.fq.m_ev_valid.val();
-        self.fq.m_ev_ready.next = self.eq.s_ev_ready.val();
+        // Event records: the fault queue's and the invalidation unit's.
+        // `ev_sel` names the source served first; a source with nothing to
+        // offer yields to the other in the same clock, and a record taken
+        // hands the next turn to the other source.
+        self.ev_pick.next = self.ev_sel.q.val();
+        if self.ev_sel.q.val() & (!self.iv.m_ev_valid.val()) {
+            self.ev_pick.next = false;
+        }
+        if (!self.ev_sel.q.val()) & (!self.fq.m_ev_valid.val()) {
+            self.ev_pick.next = true;
+        }
+        self.ev_valid.next = self.fq.m_ev_valid.val();
         self.eq.s_ev_w0.next = self.fq.m_ev_w0.val();
         self.eq.s_ev_w1.next = self.fq.m_ev_w1.val();
         self.eq.s_ev_w2.next = self.fq.m_ev_w2.val();
         self.eq.s_ev_w3.next = self.fq.m_ev_w3.val();
+        if self.ev_pick.val() {
+            self.ev_valid.next = self.iv.m_ev_valid.val();
+            self.eq.s_ev_w0.next = self.iv.m_ev_w0.val();
+            self.eq.s_ev_w1.next = self.iv.m_ev_w1.val();
+            self.eq.s_ev_w2.next = self.iv.m_ev_w2.val();
+            self.eq.s_ev_w3.next = 0.into();
+        }
+        self.eq.s_ev_valid.next = self.ev_valid.val();
+        self.fq.m_ev_ready.next = self.eq.s_ev_ready.val() & (!self.ev_pick.val());
+        self.iv.m_ev_ready.next = self.eq.s_ev_ready.val() & self.ev_pick.val();
+        // A record offered and not taken keeps its source (its payload must
+        // hold); one taken passes the turn.
+        if self.ev_valid.val() {
+            self.ev_sel.d.next = self.ev_pick.val();
+            if self.eq.s_ev_ready.val() {
+                self.ev_sel.d.next = !self.ev_pick.val();
+            }
+        }
+        if self.rst.val() {
+            self.ev_sel.d.next = false;
+        }
         self.eq.eq_base.next = (bit_cast::<64, 32>(self.csr.eq_base_hi.val()) << 32)
             | bit_cast::<64, 32>(self.csr.eq_base_lo.val());
         self.eq.eq_log2_size.next = self.csr.eq_log2_size.val();
@@ -473,7 +550,7 @@ impl<
         self.csr.ctr_rnr_naks_suspended_inc.next = self.qr.nak_rnr_susp.val();
         self.csr.ctr_drops_inc.next = self.qr.drop.val();
         self.csr.ctr_wakes_inc.next = self.m_wake.valid.val() & self.m_wake.ready.val();
-        self.csr.ctr_invalidations_inc.next = false;
+        self.csr.ctr_invalidations_inc.next = self.iv.cnt_inv.val();
         self.csr.ctr_prefetches_inc.next = false;
         self.csr.ctr_max_pending_faults_value.next = bit_cast::<32, 8>(self.fq.pending.val());
         self.csr.ctr_max_event_ring_value.next = self.eq.occupancy.val();

@@ -27,11 +27,13 @@ use harness::monitor::StreamMonitor;
 use harness::seed;
 use harness::verilated::Verilated;
 use odp_mmu::control::command::*;
+use odp_mmu::control::inval::IV_SUSPEND;
 use odp_mmu::control::regmap::op;
 use odp_mmu::fault::fault_queue::RES_CHECK_CLOCKS;
-use odp_mmu::spec::qp_cmd;
+use odp_mmu::spec::{mr_state, qp_cmd};
 use odp_mmu_workshop::models::command_ref::{
-    execute, qp_result, resume_result, Command, Effect, Outcome, QpCmd, Resume,
+    execute, execute_with, inv_offsets, qp_result, resume_result, Command, Effect, Inv, Outcome,
+    QpCmd, Resume,
 };
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -59,6 +61,17 @@ struct Ins {
     /// The responder's `s_qpcmd_ready` and `qpcmd_refused`.
     qp_ready: bool,
     qp_refused: bool,
+    /// The invalidation unit's `s_iv_ready` and `full`.
+    iv_ready: bool,
+    iv_full: bool,
+}
+
+/// The invalidation port's payload: the command and its offsets.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct IvOut {
+    inv: Inv,
+    off_lo: u64,
+    off_hi: u64,
 }
 
 /// One clock's outputs, as compared.
@@ -76,12 +89,14 @@ struct Outs {
     fq_res: Option<Resume>,
     /// The QP command offered, when `qp_valid`.
     qp: Option<QpCmd>,
+    /// The invalidation offered, when `iv_valid`.
+    iv: Option<IvOut>,
 }
 
 odp_mmu_workshop::port_map!(SmallPorts for Small {
     clock: clock,
-    inputs: [rst, ready, cmd_valid, cmd_op, cmd_tag, cmd_arg0, cmd_arg1, cmd_arg2, cmd_arg3, cmd_arg4, cmd_arg5, cmd_arg6, cmd_arg7, cmd_arg8, fq_res_ready, fq_res_done, fq_res_stale, qp_ready, qp_refused],
-    outputs: [cmd_ready, res_valid, res_op, res_tag, res_code, err_resume_stale, fq_res_valid, fq_res_token, fq_res_err, qp_valid, qp_kind, qp_qpn, qp_timer],
+    inputs: [rst, ready, cmd_valid, cmd_op, cmd_tag, cmd_arg0, cmd_arg1, cmd_arg2, cmd_arg3, cmd_arg4, cmd_arg5, cmd_arg6, cmd_arg7, cmd_arg8, fq_res_ready, fq_res_done, fq_res_stale, qp_ready, qp_refused, iv_ready, iv_full],
+    outputs: [cmd_ready, res_valid, res_op, res_tag, res_code, err_resume_stale, fq_res_valid, fq_res_token, fq_res_err, qp_valid, qp_kind, qp_qpn, qp_timer, iv_valid, iv_kind, iv_mr, iv_va_lo, iv_va_hi, iv_off_lo, iv_off_hi],
     bundles: [mr_wr, mr_st],
 });
 
@@ -111,6 +126,8 @@ fn settle(d: &mut dyn Dut, i: &Ins) -> Outs {
     d.set("fq_res_stale", i.fq_stale as u128);
     d.set("qp_ready", i.qp_ready as u128);
     d.set("qp_refused", i.qp_refused as u128);
+    d.set("iv_ready", i.iv_ready as u128);
+    d.set("iv_full", i.iv_full as u128);
     d.settle();
     Outs {
         cmd_ready: d.is("cmd_ready"),
@@ -145,6 +162,16 @@ fn settle(d: &mut dyn Dut, i: &Ins) -> Outs {
             qpn: d.get("qp_qpn") as u32,
             timer: d.get("qp_timer") as u8,
         }),
+        iv: d.is("iv_valid").then(|| IvOut {
+            inv: Inv {
+                kind: d.get("iv_kind") as u8,
+                mr: d.get("iv_mr") as u8,
+                va_lo: d.get("iv_va_lo") as u64,
+                va_hi: d.get("iv_va_hi") as u64,
+            },
+            off_lo: d.get("iv_off_lo") as u64,
+            off_hi: d.get("iv_off_hi") as u64,
+        }),
     }
 }
 
@@ -160,6 +187,10 @@ enum Phase {
     Qp(QpCmd),
     /// Taken by the responder; reads `qp_refused` this clock.
     QpWait,
+    /// A good INVALIDATE / MR_SUSPEND: reads the MR's base.
+    InvPrep(Inv),
+    /// Offered to the invalidation unit.
+    Inv(IvOut),
     /// Taken, with this result code and MR table write.
     Issue(u8, Option<Effect>),
 }
@@ -170,6 +201,9 @@ struct Model {
     mr_bits: u32,
     /// The command copied and where it is.
     held: Option<(Command, Phase)>,
+    /// Each MR's base VA, as MR_WRITE set it (the unit's shadow table;
+    /// `rst` keeps it).
+    base: Vec<u64>,
 }
 
 impl Model {
@@ -177,6 +211,7 @@ impl Model {
         Self {
             mr_bits,
             held: None,
+            base: vec![0; 1 << mr_bits],
         }
     }
 
@@ -185,6 +220,12 @@ impl Model {
         match self.held {
             Some((_, Phase::Resume(r))) if !i.rst => o.fq_res = Some(r),
             Some((_, Phase::Qp(q))) if !i.rst => o.qp = Some(q),
+            Some((c, Phase::Inv(v))) if !i.rst => {
+                o.iv = Some(v);
+                if v.inv.kind == IV_SUSPEND as u8 && i.iv_ready {
+                    o.st = Some((c.args[0], mr_state::SUSPENDED as u8));
+                }
+            }
             Some((c, Phase::Issue(code, effect))) => {
                 o.cmd_ready = true;
                 if !i.rst {
@@ -206,17 +247,32 @@ impl Model {
         if let Some((c, _)) = self.held {
             assert_eq!(i.cmd, Some(c), "the bench holds a command until taken");
         }
+        let held_before = self.held;
         self.held = match self.held {
             _ if i.rst => None,
             None => i.cmd.filter(|_| i.ready).map(|c| (c, Phase::Check)),
             Some((c, Phase::Check)) => Some((
                 c,
-                match execute(&c, self.mr_bits) {
+                match execute_with(&c, self.mr_bits, i.iv_full) {
                     Outcome::Done(code, effect) => Phase::Issue(code, effect),
                     Outcome::Resume(r) => Phase::Resume(r),
                     Outcome::Qp(q) => Phase::Qp(q),
+                    Outcome::Inv(v) => Phase::InvPrep(v),
                 },
             )),
+            Some((c, Phase::InvPrep(v))) => {
+                let base = self.base[(c.args[0] & ((1 << self.mr_bits) - 1)) as usize];
+                let (off_lo, off_hi) = inv_offsets(v.va_lo, v.va_hi, base);
+                Some((
+                    c,
+                    Phase::Inv(IvOut {
+                        inv: v,
+                        off_lo,
+                        off_hi,
+                    }),
+                ))
+            }
+            Some((c, Phase::Inv(_))) if i.iv_ready => Some((c, Phase::Issue(RES_OK as u8, None))),
             Some((c, Phase::Resume(_))) if i.fq_ready => Some((c, Phase::ResumeWait)),
             Some((c, Phase::ResumeWait)) if i.fq_done || i.fq_stale => {
                 Some((c, Phase::Issue(resume_result(i.fq_stale), None)))
@@ -226,6 +282,12 @@ impl Model {
             Some((_, Phase::Issue(..))) => None,
             waiting => waiting,
         };
+        // The shadow base is written with the MR table, reset or not.
+        if let Some((c, Phase::Issue(_, Some(e)))) = held_before {
+            if c.op == op::MR_WRITE {
+                self.base[e.index as usize] = e.base_va;
+            }
+        }
     }
 }
 
@@ -470,6 +532,99 @@ impl Responder {
     }
 }
 
+/// The invalidation unit's port as the bench plays it: `s_iv_ready`
+/// rises once an offer has waited its delay (drawn at random, or from a
+/// script), and `full` is a level that flips at random (never, with
+/// `full_odds` 0).
+struct InvPort {
+    rng: StdRng,
+    script: VecDeque<u32>,
+    /// The current offer's delay and the clocks it has waited.
+    next: u32,
+    waited: u32,
+    full: bool,
+    full_odds: u32,
+    monitor: StreamMonitor<IvOut>,
+    /// Every invalidation taken.
+    taken: Vec<IvOut>,
+    /// Offers that waited for ready at least one clock.
+    waited_cmds: u64,
+}
+
+impl InvPort {
+    fn new(rng: StdRng, script: &[u32], full_odds: u32) -> Self {
+        let mut p = Self {
+            rng,
+            script: script.iter().copied().collect(),
+            next: 0,
+            waited: 0,
+            full: false,
+            full_odds,
+            monitor: StreamMonitor::new("iv"),
+            taken: Vec::new(),
+            waited_cmds: 0,
+        };
+        p.next = p.draw();
+        p
+    }
+
+    /// Ready at once, never full, unless `script` names delays.
+    fn scripted(script: &[u32]) -> Self {
+        Self::new(StdRng::seed_from_u64(0), script, 0)
+    }
+
+    /// Random delays and `full`.
+    fn random(seed: u64) -> Self {
+        let mut p = Self::new(StdRng::seed_from_u64(seed), &[], 40);
+        p.script.clear();
+        p
+    }
+
+    fn draw(&mut self) -> u32 {
+        self.script.pop_front().unwrap_or_else(|| {
+            if self.full_odds == 0 {
+                return 0;
+            }
+            match self.rng.gen_range(0..8) {
+                0..=3 => 0,
+                4..=5 => 1,
+                _ => self.rng.gen_range(2..40),
+            }
+        })
+    }
+
+    fn drive(&mut self, i: &mut Ins) {
+        i.iv_ready = self.waited >= self.next;
+        i.iv_full = self.full;
+    }
+
+    fn observe(&mut self, clock: u64, i: &Ins, o: &Outs) {
+        if self.full_odds > 0 && self.rng.gen_ratio(1, self.full_odds) {
+            self.full = !self.full;
+        }
+        if i.rst {
+            if self.waited > 0 {
+                self.next = self.draw();
+            }
+            self.waited = 0;
+            self.monitor = StreamMonitor::new("iv");
+            return;
+        }
+        let valid = o.iv.is_some();
+        if let Some(v) = self
+            .monitor
+            .observe(clock, valid, i.iv_ready, o.iv.unwrap_or_default())
+        {
+            self.taken.push(v);
+            self.waited_cmds += (self.waited > 0) as u64;
+            self.waited = 0;
+            self.next = self.draw();
+        } else if valid {
+            self.waited += 1;
+        }
+    }
+}
+
 /// What a directed run saw.
 #[derive(Debug, Default)]
 struct Run {
@@ -501,6 +656,20 @@ fn run_with_resets(
     qp: &mut Responder,
     rst_when: &mut dyn FnMut(u64, &Model, &FaultQueue, &Responder) -> bool,
 ) -> Run {
+    let mut iv = InvPort::scripted(&[]);
+    run_all(dut, mr_bits, cmds, fq, qp, &mut iv, rst_when)
+}
+
+/// [`run_with_resets`] with `iv` playing the invalidation unit.
+fn run_all(
+    dut: &mut impl Dut,
+    mr_bits: u32,
+    cmds: &[Command],
+    fq: &mut FaultQueue,
+    qp: &mut Responder,
+    iv: &mut InvPort,
+    rst_when: &mut dyn FnMut(u64, &Model, &FaultQueue, &Responder) -> bool,
+) -> Run {
     let mut model = Model::new(mr_bits);
     let mut run = Run::default();
     let (mut next, mut dropped, mut offered_at) = (0, 0, 2);
@@ -513,6 +682,7 @@ fn run_with_resets(
         };
         fq.drive(clock, &mut i);
         qp.drive(clock, &mut i, &model);
+        iv.drive(&mut i);
         let o = settle(dut, &i);
         assert_eq!(o, model.outs(&i), "clock {clock}, inputs {i:x?}");
         if let Some(r) = o.res {
@@ -523,6 +693,7 @@ fn run_with_resets(
         let dropping = i.rst && model.held.is_some();
         fq.observe(clock, &i, &o, &model);
         qp.observe(clock, &i, &o);
+        iv.observe(clock, &i, &o);
         model.edge(&i);
         dut.tick();
         if (o.cmd_ready && i.cmd.is_some()) || dropping {
@@ -1048,12 +1219,14 @@ fn command_unit_takes_no_command_before_the_datapath_is_ready() {
 
 /// A random command: any op (the built ones most often), fields good and bad.
 fn random_cmd(rng: &mut StdRng) -> Command {
-    let op = match rng.gen_range(0..14) {
+    let op = match rng.gen_range(0..17) {
         0..=4 => op::MR_WRITE,
         5..=7 => op::MR_SET_STATE,
         8..=9 => op::RESUME_FAULT,
         10 => op::QP_RESET,
         11 => op::QP_RNR_TIMER,
+        12..=13 => op::INVALIDATE,
+        14 => op::MR_SUSPEND,
         _ => rng.gen(),
     };
     let index = match rng.gen_range(0..10) {
@@ -1079,6 +1252,34 @@ fn random_cmd(rng: &mut StdRng) -> Command {
     c.tag = rng.gen();
     if op == op::MR_SET_STATE {
         c.args[1] = rng.gen_range(0..4);
+    }
+    if op == op::INVALIDATE {
+        // Flags mostly a range, else a whole MR, all, or a reserved bit;
+        // the range near the MR bases the random MR_WRITEs set, empty,
+        // wrapping or ending exactly at 2^64.
+        c.args[1] = match rng.gen_range(0..10) {
+            0 => rng.gen(),
+            1 => 1 << rng.gen_range(2..32),
+            2 => INV_FLAG_ALL,
+            3 => INV_FLAG_MR,
+            4 => INV_FLAG_ALL | INV_FLAG_MR,
+            _ => 0,
+        };
+        let va: u64 = match rng.gen_range(0..3) {
+            0 => base.wrapping_add(rng.gen_range(0..1 << 24)),
+            1 => base.wrapping_sub(rng.gen_range(0..1 << 24)),
+            _ => rng.gen(),
+        };
+        let len: u64 = match rng.gen_range(0..8) {
+            0 => 0,
+            1 => (!va).wrapping_add(rng.gen_range(0..3)),
+            2 => rng.gen(),
+            _ => rng.gen_range(1..1 << 22),
+        };
+        c.args[2] = va as u32;
+        c.args[3] = (va >> 32) as u32;
+        c.args[4] = len as u32;
+        c.args[5] = (len >> 32) as u32;
     }
     if op == op::RESUME_FAULT {
         // Tokens as records carry them, and any word; mostly good flags,
@@ -1110,7 +1311,7 @@ fn random_cmd(rng: &mut StdRng) -> Command {
 }
 
 /// Result codes in `RES_*` order, as the coverage bins name them.
-const CODE_NAMES: [&str; 9] = [
+const CODE_NAMES: [&str; 11] = [
     "OK",
     "unknown op",
     "not built",
@@ -1120,6 +1321,8 @@ const CODE_NAMES: [&str; 9] = [
     "root unaligned",
     "stale token",
     "QP out of range",
+    "empty range",
+    "invalidation busy",
 ];
 
 fn random_run(dut: &mut impl Dut, mr_bits: u32, clocks: u64, seed: u64) {
@@ -1127,8 +1330,9 @@ fn random_run(dut: &mut impl Dut, mr_bits: u32, clocks: u64, seed: u64) {
     let mut model = Model::new(mr_bits);
     let mut fq = FaultQueue::random(rng.gen());
     let mut qp = Responder::random(rng.gen());
+    let mut iv = InvPort::random(rng.gen());
     let mut offer: Option<Command> = None;
-    let (mut taken, mut codes, mut resets) = (0u64, [0u64; 9], 0u64);
+    let (mut taken, mut codes, mut resets) = (0u64, [0u64; 11], 0u64);
     let (mut stale_flags, mut resume_resets, mut qp_resets) = (0u64, 0u64, 0u64);
     let mut clock = 0;
     while !harness::done(clock, clocks, clocks * 10, || {
@@ -1151,6 +1355,16 @@ fn random_run(dut: &mut impl Dut, mr_bits: u32, clocks: u64, seed: u64) {
             ("QP commands that waited for ready", qp.waited_cmds, 5),
             ("resets during a QP command", qp_resets, 1),
             ("stray refusals ignored", qp.strays, 3),
+            ("invalidations taken", iv.taken.len() as u64, 20),
+            (
+                "suspends taken",
+                iv.taken
+                    .iter()
+                    .filter(|v| v.inv.kind == IV_SUSPEND as u8)
+                    .count() as u64,
+                5,
+            ),
+            ("invalidations that waited for ready", iv.waited_cmds, 5),
         ];
         for (k, name) in CODE_NAMES.into_iter().enumerate() {
             bins.push((name, codes[k], 1));
@@ -1174,6 +1388,7 @@ fn random_run(dut: &mut impl Dut, mr_bits: u32, clocks: u64, seed: u64) {
         };
         fq.drive(clock, &mut i);
         qp.drive(clock, &mut i, &model);
+        iv.drive(&mut i);
         let o = settle(dut, &i);
         assert_eq!(o, model.outs(&i), "clock {clock}, inputs {i:x?}");
         if o.cmd_ready && offer.is_some() {
@@ -1189,6 +1404,7 @@ fn random_run(dut: &mut impl Dut, mr_bits: u32, clocks: u64, seed: u64) {
         qp_resets += (rst && in_qp) as u64;
         fq.observe(clock, &i, &o, &model);
         qp.observe(clock, &i, &o);
+        iv.observe(clock, &i, &o);
         model.edge(&i);
         dut.tick();
         clock += 1;
@@ -1242,4 +1458,135 @@ fn command_unit_is_synthesizable_small_and_full() {
 fn command_unit_refuses_an_out_of_range_mr_bits() {
     assert!(std::panic::catch_unwind(CommandUnit::<1>::new).is_err());
     assert!(std::panic::catch_unwind(CommandUnit::<11>::new).is_err());
+}
+
+/// INVALIDATE of `[va, va + len)` with flags `flags` on MR `mr`.
+fn invalidate(mr: u32, flags: u32, va: u64, len: u64, tag: u8) -> Command {
+    Command {
+        op: op::INVALIDATE,
+        tag,
+        args: [
+            mr,
+            flags,
+            va as u32,
+            (va >> 32) as u32,
+            len as u32,
+            (len >> 32) as u32,
+            0,
+            0,
+            0,
+        ],
+    }
+}
+
+#[test]
+fn command_unit_hands_invalidations_and_suspends_to_the_invalidation_unit() {
+    use odp_mmu::control::inval::{IV_ALL, IV_MR, IV_RANGE};
+    let mut dut = ver(Small::new(), "command_small");
+    let word1 = 0x11 | (1 << 16);
+    let cmds = [
+        mr_write(2, word1, 0x7000_1234, 0x10_0000, 0x1000),
+        // A range inside MR 2: offsets from its base page 0x7000_1000.
+        invalidate(2, 0, 0x7000_5000, 0x3000, 0xa1),
+        // A range starting below the base: its start offset is 0.
+        invalidate(2, 0, 0x6fff_0000, 0x1_2000, 0xa2),
+        invalidate(2, INV_FLAG_MR, 0, 0, 0xa3),
+        invalidate(99, INV_FLAG_ALL, 0, 0, 0xa4),
+        Command {
+            tag: 0xa5,
+            ..cmd(op::MR_SUSPEND, 2, 0)
+        },
+        // Refused: MR out of range, reserved flag, empty, wrapping.
+        invalidate(8, 0, 0x1000, 0x1000, 0xb1),
+        invalidate(2, 4, 0x1000, 0x1000, 0xb2),
+        invalidate(2, 0, 0x1000, 0, 0xb3),
+        invalidate(2, 0, u64::MAX - 0xfff, 0x1001, 0xb4),
+        cmd(op::MR_SUSPEND, 8, 0),
+        // Ending exactly at 2^64 is legal: the end is all ones.
+        invalidate(2, 0, u64::MAX - 0xfff, 0x1000, 0xa6),
+    ];
+    // The unit is ready after 0, 3, 0, 1, 5 clocks of the first offers.
+    let mut iv = InvPort::scripted(&[0, 3, 0, 1, 5]);
+    let mut qp = no_qp_cmds();
+    let run = run_all(
+        &mut dut,
+        3,
+        &cmds,
+        &mut no_resumes(),
+        &mut qp,
+        &mut iv,
+        &mut |_, _, _, _| false,
+    );
+    let ok = RES_OK as u8;
+    assert_eq!(
+        run.codes(),
+        [
+            ok,
+            ok,
+            ok,
+            ok,
+            ok,
+            ok,
+            RES_MR_RANGE as u8,
+            RES_BAD_FIELD as u8,
+            RES_EMPTY_RANGE as u8,
+            RES_RANGE_WRAPS as u8,
+            RES_MR_RANGE as u8,
+            ok
+        ]
+    );
+    let v = |kind: u64, mr: u8, va_lo: u64, va_hi: u64, off_lo: u64, off_hi: u64| IvOut {
+        inv: Inv {
+            kind: kind as u8,
+            mr,
+            va_lo,
+            va_hi,
+        },
+        off_lo,
+        off_hi,
+    };
+    assert_eq!(
+        iv.taken,
+        [
+            v(IV_RANGE, 2, 0x7000_5000, 0x7000_8000, 0x4000, 0x7000),
+            v(IV_RANGE, 2, 0x6fff_0000, 0x7000_2000, 0, 0x1000),
+            v(IV_MR, 2, 0, 0, 0, 0),
+            v(IV_ALL, 99, 0, 0, 0, 0),
+            v(IV_SUSPEND, 2, 0, 0, 0, 0),
+            v(
+                IV_RANGE,
+                2,
+                u64::MAX - 0xfff,
+                u64::MAX,
+                u64::MAX - 0xfff - 0x7000_1000,
+                u64::MAX - 0x7000_1000
+            ),
+        ]
+    );
+    // Copy, check, the base read, the offer (plus its wait), the result.
+    assert_eq!(run.clocks[1..6], [5, 8, 5, 6, 10]);
+    assert_eq!(run.clocks[6..11], [3, 3, 3, 3, 3]);
+}
+
+#[test]
+fn command_unit_refuses_invalidations_while_the_unit_is_full() {
+    let mut dut = ver(Small::new(), "command_small");
+    let mut iv = InvPort::scripted(&[]);
+    iv.full = true;
+    let cmds = [
+        invalidate(1, 0, 0x1000, 0x1000, 1),
+        cmd(op::MR_SUSPEND, 1, 0),
+        invalidate(1, INV_FLAG_ALL, 0, 0, 2),
+    ];
+    let run = run_all(
+        &mut dut,
+        3,
+        &cmds,
+        &mut no_resumes(),
+        &mut no_qp_cmds(),
+        &mut iv,
+        &mut |_, _, _, _| false,
+    );
+    assert_eq!(run.codes(), [RES_INV_BUSY as u8; 3]);
+    assert!(iv.taken.is_empty(), "nothing reaches the unit");
 }

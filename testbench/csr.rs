@@ -829,7 +829,7 @@ fn writes_to_read_only_and_undefined_offsets_answer_slverr_and_change_nothing() 
         assert_eq!(tb.write(r.offset, 0xFFFF_FFFF), 2, "{}", r.name);
     }
     for addr in [
-        0x0018u16, 0x0030, 0x0064, 0x0130, 0x0148, 0x01EC, 0x02A8, 0x1000, 0xFFFC,
+        0x0018u16, 0x0030, 0x006C, 0x0130, 0x0148, 0x01EC, 0x02A8, 0x1000, 0xFFFC,
     ] {
         assert!(regmap::by_offset(addr).is_none());
         assert_eq!(tb.write(addr, 0xFFFF_FFFF), 2, "0x{addr:04x}");
@@ -847,7 +847,7 @@ fn writes_to_read_only_and_undefined_offsets_answer_slverr_and_change_nothing() 
 #[test]
 fn undefined_offsets_and_command_registers_read_zero_with_okay() {
     let mut tb = Tb::verilated();
-    for addr in [0x0018u16, 0x0064, 0x0148, 0x02A8, 0x8000, 0xFFFC] {
+    for addr in [0x0018u16, 0x006C, 0x0148, 0x02A8, 0x8000, 0xFFFC] {
         assert_eq!(tb.read_resp(addr), (0, 0), "0x{addr:04x}");
     }
     assert_eq!(tb.read_resp(regmap::CMD_DOORBELL), (0, 0));

@@ -923,6 +923,31 @@ fn fill_frame(mem: &mut HostMemory, p: &Page, reqs: &[Requester], images: &[Vec<
 
 /// Sets message MR `k`'s state through the driver (MR_SET_STATE) and in the
 /// bench's copies; returns the clock the command finished.
+/// Matches error event `ev` with the oldest refused command expected
+/// (`(code, MR field, op)`); refusals merged into the previous error event
+/// (its `more`) are skipped.
+fn error_event(now: u64, ev: &Event, want: &mut VecDeque<(u8, u16, u8)>, merge: &mut bool) {
+    let Event::Error {
+        code,
+        mr,
+        detail,
+        more,
+    } = *ev
+    else {
+        unreachable!()
+    };
+    loop {
+        let w = want
+            .pop_front()
+            .unwrap_or_else(|| panic!("clock {now}: error event {ev:x?} with no refused command"));
+        if w == (code, mr, detail as u8) {
+            break;
+        }
+        assert!(*merge, "clock {now}: error event of {w:x?} lost");
+    }
+    *merge = more;
+}
+
 fn set_msg_mr_state(drv: &mut Driver<World>, k: usize, state: u8) -> u64 {
     let mut mr = drv.bus.env.msg[k].mr;
     drv.set_mr_state(&mut mr, state)
@@ -1087,6 +1112,17 @@ fn system_run(params: &Params, clocks: u64, seed: u64) -> u64 {
     );
     drv.clear_errors(err).unwrap();
     assert_eq!(drv.errors().0 >> regmap::ERROR_BAD_CMD & 1, 0);
+    // Each refused command also posts an error event (code, MR = ARG0
+    // bits 15:0, op in the detail word), once the ring is there: the
+    // refusals expected, oldest first, and whether the last error event
+    // said more followed (merged into it, never posted).
+    let mut want_errors: VecDeque<(u8, u16, u8)> = VecDeque::new();
+    want_errors.push_back((
+        RES_MR_RANGE as u8,
+        params.mr_entries as u16,
+        regmap::op::MR_WRITE,
+    ));
+    let mut errors_merge = false;
 
     // The event ring: 64 records in host memory above every table and
     // frame, interrupts on. A RESUME of a token never handed out is stale:
@@ -1097,6 +1133,7 @@ fn system_run(params: &Params, clocks: u64, seed: u64) -> u64 {
         drv.resume_fault(0x0001_0000, false),
         Err(driver::Error::StaleToken { token: 0x0001_0000 })
     );
+    want_errors.push_back((driver::RES_STALE_TOKEN, 0, regmap::op::RESUME_FAULT));
     let (err, _) = drv.errors();
     assert_eq!(
         err >> regmap::ERROR_RESUME_STALE & 1,
@@ -1121,6 +1158,7 @@ fn system_run(params: &Params, clocks: u64, seed: u64) -> u64 {
     // on: its slot's generation has moved on, and only this driver's
     // RESUMEs move it).
     let mut stale = 0u64;
+    let mut error_events = 0u64;
     let mut qp_resets = 0u64;
     let mut err_per_page: HashMap<(usize, u64), u32> = HashMap::new();
     let mut last_token: Option<u32> = None;
@@ -1144,6 +1182,7 @@ fn system_run(params: &Params, clocks: u64, seed: u64) -> u64 {
                     ("FATAL from QP error", e.err_fatals, 1),
                     ("QP resets", qp_resets, 1),
                     ("stale RESUMEs", stale, 1),
+                    ("error events of refused commands", error_events, 3),
                     (
                         "messages done",
                         e.reqs.iter().map(|r| r.messages_done).sum(),
@@ -1214,6 +1253,11 @@ fn system_run(params: &Params, clocks: u64, seed: u64) -> u64 {
             // and nothing else changes.
             let events = drv.poll_events().expect("poll the event ring");
             for ev in events {
+                if let Event::Error { .. } = ev {
+                    error_event(now, &ev, &mut want_errors, &mut errors_merge);
+                    error_events += 1;
+                    continue;
+                }
                 let Event::PageFault(pf) = ev else {
                     panic!("clock {now}: unexpected event {ev:x?}");
                 };
@@ -1307,6 +1351,11 @@ fn system_run(params: &Params, clocks: u64, seed: u64) -> u64 {
                 // Only these two: ERROR.WALK_FATAL stays for the final check.
                 drv.clear_errors(bits).unwrap();
                 stale += 1;
+                want_errors.push_back((
+                    driver::RES_STALE_TOKEN,
+                    token as u16,
+                    regmap::op::RESUME_FAULT,
+                ));
             }
             next_poll = drv.bus.clock() + if closing { 20 } else { rng.gen_range(20..1500) };
             continue;
@@ -1441,6 +1490,10 @@ fn system_run(params: &Params, clocks: u64, seed: u64) -> u64 {
         }
         quiet = 0;
         for e in ev {
+            if let Event::Error { .. } = e {
+                error_event(drv.bus.clock(), &e, &mut want_errors, &mut errors_merge);
+                continue;
+            }
             let Event::PageFault(pf) = e else {
                 panic!("unexpected event {e:x?}");
             };

@@ -7,10 +7,21 @@ use crate::common::interfaces::{MrStateOut, MrWriteOut};
 use crate::control::regmap::op;
 
 /// Op codes (the register map's [`op`]) of commands whose blocks are not
-/// built yet, answered [`RES_NOT_BUILT`]: MR_SUSPEND to PREFETCH, the
-/// invalidation unit's. RESUME_FAULT (the fault queue's RESUME port) and
-/// QP_RESET / QP_RNR_TIMER (the per-QP responder's command port) are built.
-pub const OPS_PLANNED: &[u8] = &[op::MR_SUSPEND, op::MR_RESUME, op::INVALIDATE, op::PREFETCH];
+/// built yet, answered [`RES_NOT_BUILT`]: MR_RESUME and PREFETCH.
+/// INVALIDATE and MR_SUSPEND (the invalidation unit's `s_iv_*` port),
+/// RESUME_FAULT (the fault queue's RESUME port) and QP_RESET /
+/// QP_RNR_TIMER (the per-QP responder's command port) are built.
+pub const OPS_PLANNED: &[u8] = &[op::MR_RESUME, op::PREFETCH];
+
+/// INVALIDATE `CMD_ARG1` bit 0: every MR, every address (MR and range
+/// ignored).
+pub const INV_FLAG_ALL: u32 = 1;
+/// INVALIDATE `CMD_ARG1` bit 1: every address of MR `CMD_ARG0` (range
+/// ignored).
+pub const INV_FLAG_MR: u32 = 2;
+/// INVALIDATE `CMD_ARG1` bits that no flag names: a set one is
+/// [`RES_BAD_FIELD`].
+pub const INV_FLAGS_RESERVED: u32 = !3;
 
 /// QP_RESET / QP_RNR_TIMER `CMD_ARG0` bits above the 24-bit QPN: a set one
 /// makes the command [`RES_BAD_FIELD`] (it never reaches the responder).
@@ -44,6 +55,12 @@ pub const RES_STALE_TOKEN: u64 = 7;
 /// (the responder answered `qp_refused`); nothing changed. Sets only what
 /// every non-zero result sets (`ERROR.BAD_CMD`, `ERROR_INFO`).
 pub const RES_QP_RANGE: u64 = 8;
+/// Result: INVALIDATE of a range of length 0.
+pub const RES_EMPTY_RANGE: u64 = 9;
+/// Result: INVALIDATE / MR_SUSPEND while
+/// [`crate::control::inval::MAX_IN_PROGRESS`] are in progress; nothing
+/// changed, issue it again once one is done.
+pub const RES_INV_BUSY: u64 = 10;
 
 /// Where a command is.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
@@ -64,6 +81,12 @@ pub enum CmdState {
     /// The responder took the QP command: this clock `qp_refused` says
     /// whether it refused the QPN ([`RES_QP_RANGE`]) or carried it out.
     QpWait,
+    /// A good INVALIDATE / MR_SUSPEND: the MR's base from the shadow
+    /// table is on the RAM's output; the range's offsets are computed.
+    InvPrep,
+    /// Offers it on `iv_*` until the invalidation unit takes it (an
+    /// MR_SUSPEND writes the MR's state in that clock).
+    Inv,
     /// Writes the MR table (if the command is good) and reports the result.
     Issue,
 }
@@ -221,6 +244,29 @@ pub struct CommandUnit<const MR_BITS: usize> {
     /// command, that command's QPN is beyond its table (nothing changed).
     pub qp_refused: Signal<In, Bit>,
 
+    /// INVALIDATE / MR_SUSPEND valid, to the invalidation unit's
+    /// `s_iv_valid`.
+    pub iv_valid: Signal<Out, Bit>,
+    /// The invalidation unit's `s_iv_ready`: taken.
+    pub iv_ready: Signal<In, Bit>,
+    /// The invalidation unit's `full`: the command is refused
+    /// ([`RES_INV_BUSY`]).
+    pub iv_full: Signal<In, Bit>,
+    /// `crate::control::inval::IV_*`: 0 range, 1 whole MR, 2 all, 3 suspend.
+    pub iv_kind: Signal<Out, Bits<2>>,
+    /// MR index, `CMD_ARG0[7:0]`.
+    pub iv_mr: Signal<Out, Bits<8>>,
+    /// Range start: `CMD_ARG3:CMD_ARG2`.
+    pub iv_va_lo: Signal<Out, Bits<64>>,
+    /// Range end (exclusive): start + `CMD_ARG5:CMD_ARG4`, all ones when
+    /// that is 2^64.
+    pub iv_va_hi: Signal<Out, Bits<64>>,
+    /// Range start in the MR's page-table offsets (`va - (base_va &
+    /// !0xFFF)`, 0 below the base).
+    pub iv_off_lo: Signal<Out, Bits<64>>,
+    /// Range end in offsets (0 at or below the base).
+    pub iv_off_hi: Signal<Out, Bits<64>>,
+
     state: DFF<CmdState>,
     op: DFF<Bits<8>>,
     tag: DFF<Bits<8>>,
@@ -231,6 +277,18 @@ pub struct CommandUnit<const MR_BITS: usize> {
     length: DFF<Bits<64>>,
     root_pa: DFF<Bits<64>>,
     code: DFF<Bits<8>>,
+    iv_kind_r: DFF<Bits<2>>,
+    iv_lo: DFF<Bits<64>>,
+    iv_hi: DFF<Bits<64>>,
+    off_lo: DFF<Bits<64>>,
+    off_hi: DFF<Bits<64>>,
+    /// Each MR's base page (`base_va >> 12`), written by MR_WRITE: the
+    /// offsets of an INVALIDATE range.
+    base_mem: RAM<Bits<52>, MR_BITS>,
+    inv_va: Signal<Local, Bits<64>>,
+    inv_len: Signal<Local, Bits<64>>,
+    inv_end: Signal<Local, Bits<65>>,
+    base_page: Signal<Local, Bits<64>>,
     /// Bits of `arg0` at and above `MR_BITS`: a set one is out of range.
     index_high_mask: Constant<Bits<32>>,
     mr_end: Signal<Local, Bits<65>>,
@@ -281,6 +339,15 @@ impl<const MR_BITS: usize> CommandUnit<MR_BITS> {
             qp_qpn: Default::default(),
             qp_timer: Default::default(),
             qp_refused: Default::default(),
+            iv_valid: Default::default(),
+            iv_ready: Default::default(),
+            iv_full: Default::default(),
+            iv_kind: Default::default(),
+            iv_mr: Default::default(),
+            iv_va_lo: Default::default(),
+            iv_va_hi: Default::default(),
+            iv_off_lo: Default::default(),
+            iv_off_hi: Default::default(),
             state: Default::default(),
             op: Default::default(),
             tag: Default::default(),
@@ -291,6 +358,16 @@ impl<const MR_BITS: usize> CommandUnit<MR_BITS> {
             length: Default::default(),
             root_pa: Default::default(),
             code: Default::default(),
+            iv_kind_r: Default::default(),
+            iv_lo: Default::default(),
+            iv_hi: Default::default(),
+            off_lo: Default::default(),
+            off_hi: Default::default(),
+            base_mem: Default::default(),
+            inv_va: Default::default(),
+            inv_len: Default::default(),
+            inv_end: Default::default(),
+            base_page: Default::default(),
             index_high_mask: Constant::new((u32::MAX as u64 & !((1u64 << MR_BITS) - 1)).into()),
             mr_end: Default::default(),
             wraps: Default::default(),
@@ -307,7 +384,23 @@ impl<const MR_BITS: usize> Default for CommandUnit<MR_BITS> {
 impl<const MR_BITS: usize> Logic for CommandUnit<MR_BITS> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, state, op, tag, arg0, arg1, arg2, base_va, length, root_pa, code);
+        dff_setup!(
+            self, clock, state, op, tag, arg0, arg1, arg2, base_va, length, root_pa, code,
+            iv_kind_r, iv_lo, iv_hi, off_lo, off_hi
+        );
+        self.base_mem.read_clock.next = self.clock.val();
+        self.base_mem.write_clock.next = self.clock.val();
+        self.base_mem.read_address.next = self.arg0.q.val().get_bits::<MR_BITS>(0);
+
+        // INVALIDATE's range: VA in ARG3:ARG2, length in ARG5:ARG4 (held
+        // in the words MR_WRITE names base_va and length).
+        self.inv_va.next = bit_cast::<64, 32>(self.arg2.q.val())
+            | (bit_cast::<64, 32>(self.base_va.q.val().get_bits::<32>(0)) << 32);
+        self.inv_len.next = bit_cast::<64, 32>(self.base_va.q.val().get_bits::<32>(32))
+            | (bit_cast::<64, 32>(self.length.q.val().get_bits::<32>(0)) << 32);
+        self.inv_end.next =
+            bit_cast::<65, 64>(self.inv_va.val()) + bit_cast::<65, 64>(self.inv_len.val());
+        self.base_page.next = bit_cast::<64, 52>(self.base_mem.read_data.val()) << 12;
 
         // MR_WRITE's range check: base_va + length, 65 bits, may end exactly
         // at 2^64 but not beyond.
@@ -338,6 +431,12 @@ impl<const MR_BITS: usize> Logic for CommandUnit<MR_BITS> {
             CmdState::Check => {
                 // The first failing check names the result.
                 self.code.d.next = 0.into(); // = RES_OK
+                                             // INVALIDATE's range, held for every op (the port shows it).
+                self.iv_lo.d.next = self.inv_va.val();
+                self.iv_hi.d.next = self.inv_end.val().get_bits::<64>(0);
+                if self.inv_end.val().get_bit(64) {
+                    self.iv_hi.d.next = 0xFFFF_FFFF_FFFF_FFFF_u64.into();
+                }
                 self.state.d.next = CmdState::Issue;
                 if self.op.q.val() == 1 {
                     // = op::MR_WRITE
@@ -378,8 +477,47 @@ impl<const MR_BITS: usize> Logic for CommandUnit<MR_BITS> {
                     } else {
                         self.state.d.next = CmdState::Qp;
                     }
-                } else if (self.op.q.val() >= 3) & (self.op.q.val() <= 6) {
-                    // = op::MR_SUSPEND, op::PREFETCH
+                } else if self.op.q.val() == 5 {
+                    // = op::INVALIDATE
+                    self.iv_kind_r.d.next = 0.into(); // = IV_RANGE
+                    if self.arg1.q.val().get_bit(1) {
+                        self.iv_kind_r.d.next = 1.into(); // = IV_MR
+                    }
+                    if self.arg1.q.val().get_bit(0) {
+                        self.iv_kind_r.d.next = 2.into(); // = IV_ALL
+                    }
+                    if (!self.arg1.q.val().get_bit(0))
+                        & (self.arg0.q.val() & self.index_high_mask.val()).any()
+                    {
+                        self.code.d.next = 3.into(); // = RES_MR_RANGE
+                    } else if self.arg1.q.val().get_bits::<30>(2).any() {
+                        self.code.d.next = 4.into(); // = RES_BAD_FIELD
+                    } else if (!self.arg1.q.val().get_bits::<2>(0).any())
+                        & (!self.inv_len.val().any())
+                    {
+                        self.code.d.next = 9.into(); // = RES_EMPTY_RANGE
+                    } else if (!self.arg1.q.val().get_bits::<2>(0).any())
+                        & self.inv_end.val().get_bit(64)
+                        & self.inv_end.val().get_bits::<64>(0).any()
+                    {
+                        self.code.d.next = 5.into(); // = RES_RANGE_WRAPS
+                    } else if self.iv_full.val() {
+                        self.code.d.next = 10.into(); // = RES_INV_BUSY
+                    } else {
+                        self.state.d.next = CmdState::InvPrep;
+                    }
+                } else if self.op.q.val() == 3 {
+                    // = op::MR_SUSPEND
+                    self.iv_kind_r.d.next = 3.into(); // = IV_SUSPEND
+                    if (self.arg0.q.val() & self.index_high_mask.val()).any() {
+                        self.code.d.next = 3.into(); // = RES_MR_RANGE
+                    } else if self.iv_full.val() {
+                        self.code.d.next = 10.into(); // = RES_INV_BUSY
+                    } else {
+                        self.state.d.next = CmdState::InvPrep;
+                    }
+                } else if (self.op.q.val() == 4) | (self.op.q.val() == 6) {
+                    // = op::MR_RESUME, op::PREFETCH
                     // OPS_PLANNED.
                     self.code.d.next = 2.into(); // = RES_NOT_BUILT
                 } else {
@@ -417,6 +555,25 @@ impl<const MR_BITS: usize> Logic for CommandUnit<MR_BITS> {
                 }
                 self.state.d.next = CmdState::Issue;
             }
+            CmdState::InvPrep => {
+                // The base page read at the held MR index is on the RAM's
+                // output: the range in MR offsets, 0-clamped below it.
+                self.off_lo.d.next = 0.into();
+                if self.iv_lo.q.val() >= self.base_page.val() {
+                    self.off_lo.d.next = self.iv_lo.q.val() - self.base_page.val();
+                }
+                self.off_hi.d.next = 0.into();
+                if self.iv_hi.q.val() > self.base_page.val() {
+                    self.off_hi.d.next = self.iv_hi.q.val() - self.base_page.val();
+                }
+                self.state.d.next = CmdState::Inv;
+            }
+            CmdState::Inv => {
+                // `iv_valid` (below) is this state, like `qp_valid`.
+                if self.iv_ready.val() {
+                    self.state.d.next = CmdState::Issue;
+                }
+            }
             CmdState::Issue => {
                 // Take the command: the handshake and the result come
                 // together, so a command the CSR block no longer holds has
@@ -450,6 +607,26 @@ impl<const MR_BITS: usize> Logic for CommandUnit<MR_BITS> {
             & (self.op.q.val() == 2); // = op::MR_SET_STATE
         self.mr_st.index.next = self.arg0.q.val().get_bits::<MR_BITS>(0);
         self.mr_st.state.next = self.arg1.q.val().get_bits::<2>(0);
+        // MR_SUSPEND sets the state in the clock the invalidation unit
+        // takes it: its epoch changes at the next edge.
+        if (self.state.q.val() == CmdState::Inv) & (self.op.q.val() == 3) {
+            // = op::MR_SUSPEND
+            self.mr_st.valid.next = self.iv_ready.val() & (!self.rst.val());
+            self.mr_st.state.next = 2.into(); // = mr_state::SUSPENDED
+        }
+        // The shadow of every MR's base page, for INVALIDATE's offsets.
+        self.base_mem.write_enable.next = self.mr_wr.valid.val();
+        self.base_mem.write_address.next = self.arg0.q.val().get_bits::<MR_BITS>(0);
+        self.base_mem.write_data.next = self.base_va.q.val().get_bits::<52>(12);
+
+        // The invalidation unit's port.
+        self.iv_valid.next = (self.state.q.val() == CmdState::Inv) & !self.rst.val();
+        self.iv_kind.next = self.iv_kind_r.q.val();
+        self.iv_mr.next = self.arg0.q.val().get_bits::<8>(0);
+        self.iv_va_lo.next = self.iv_lo.q.val();
+        self.iv_va_hi.next = self.iv_hi.q.val();
+        self.iv_off_lo.next = self.off_lo.q.val();
+        self.iv_off_hi.next = self.off_hi.q.val();
 
         self.res_valid.next = (self.state.q.val() == CmdState::Issue) & !self.rst.val();
         self.res_op.next = self.op.q.val();

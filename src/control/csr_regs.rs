@@ -49,6 +49,8 @@ pub struct CsrRegs {
     pub err_eq_cons_bad: Signal<In, Bit>,
     /// One-clock pulse: sets ERROR.EQ_SIZE_BAD (EQ_LOG2_SIZE was written with 17 to 31: the ring is disabled as for 0.)
     pub err_eq_size_bad: Signal<In, Bit>,
+    /// One-clock pulse: sets ERROR.DONE_BAD (An s_done pulse named an epoch with no OK response outstanding (or epoch bits 7:4 set), and was ignored; or an epoch counted more than 65535 OK responses not yet returned (docs/invalidation.md).)
+    pub err_done_bad: Signal<In, Bit>,
     /// ERROR_INFO.OP, captured when err_bad_cmd is high: Op of the last refused command.
     pub err_bad_cmd_op: Signal<In, Bits<8>>,
     /// ERROR_INFO.CODE, captured when err_bad_cmd is high: Why the core refused it (the core's result code).
@@ -71,6 +73,10 @@ pub struct CsrRegs {
     pub eq_cons: Signal<Out, Bits<32>>,
     /// EQ_PROD.EQ_PROD: Event ring producer index.
     pub eq_prod: Signal<In, Bits<32>>,
+    /// INV_ISSUED.INV_ISSUED: INVALIDATE and MR_SUSPEND commands accepted since reset (free-running): read after a command's OK result, it is that command's sequence number.
+    pub inv_issued: Signal<In, Bits<32>>,
+    /// INV_DONE.INV_DONE: INVALIDATE and MR_SUSPEND commands done since reset (free-running; they finish in order): the command numbered n is done once INV_DONE - n, as a signed 32-bit difference, is at least 0. Its event is then handed to the event ring.
+    pub inv_done: Signal<In, Bits<32>>,
     /// One-clock strobe: captures CMD_STATUS.RESULT and the fields captured with it.
     pub cmd_result_valid: Signal<In, Bit>,
     /// CMD_STATUS.RESULT, captured when cmd_result_valid is high: Result code of the last command the core finished (0: done).
@@ -135,7 +141,7 @@ pub struct CsrRegs {
     pub ctr_access_errors_inc: Signal<In, Bit>,
     /// FATALS: one-clock increment. Requests answered FATAL.
     pub ctr_fatals_inc: Signal<In, Bit>,
-    /// INVALIDATIONS: one-clock increment. Invalidations completed.
+    /// INVALIDATIONS: one-clock increment. INVALIDATE commands done (their invalidation-done event handed to the event ring).
     pub ctr_invalidations_inc: Signal<In, Bit>,
     /// PREFETCHES: one-clock increment. Prefetch commands completed.
     pub ctr_prefetches_inc: Signal<In, Bit>,
@@ -338,6 +344,8 @@ pub struct CsrRegs {
     v_eq_log2_size: Signal<Local, Bits<32>>,
     v_eq_cons: Signal<Local, Bits<32>>,
     v_eq_prod: Signal<Local, Bits<32>>,
+    v_inv_issued: Signal<Local, Bits<32>>,
+    v_inv_done: Signal<Local, Bits<32>>,
     v_cmd_arg0: Signal<Local, Bits<32>>,
     v_cmd_arg1: Signal<Local, Bits<32>>,
     v_cmd_arg2: Signal<Local, Bits<32>>,
@@ -377,6 +385,7 @@ impl CsrRegs {
             err_resume_stale: Default::default(),
             err_eq_cons_bad: Default::default(),
             err_eq_size_bad: Default::default(),
+            err_done_bad: Default::default(),
             err_bad_cmd_op: Default::default(),
             err_bad_cmd_code: Default::default(),
             rnr_timer: Default::default(),
@@ -388,6 +397,8 @@ impl CsrRegs {
             eq_log2_size: Default::default(),
             eq_cons: Default::default(),
             eq_prod: Default::default(),
+            inv_issued: Default::default(),
+            inv_done: Default::default(),
             cmd_result_valid: Default::default(),
             cmd_result_code: Default::default(),
             cmd_valid: Default::default(),
@@ -612,6 +623,8 @@ impl CsrRegs {
             v_eq_log2_size: Default::default(),
             v_eq_cons: Default::default(),
             v_eq_prod: Default::default(),
+            v_inv_issued: Default::default(),
+            v_inv_done: Default::default(),
             v_cmd_arg0: Default::default(),
             v_cmd_arg1: Default::default(),
             v_cmd_arg2: Default::default(),
@@ -667,6 +680,7 @@ impl CsrRegs {
         ("err_resume_stale", 1, true),
         ("err_eq_cons_bad", 1, true),
         ("err_eq_size_bad", 1, true),
+        ("err_done_bad", 1, true),
         ("err_bad_cmd_op", 8, true),
         ("err_bad_cmd_code", 8, true),
         ("rnr_timer", 5, false),
@@ -678,6 +692,8 @@ impl CsrRegs {
         ("eq_log2_size", 5, false),
         ("eq_cons", 32, false),
         ("eq_prod", 32, true),
+        ("inv_issued", 32, true),
+        ("inv_done", 32, true),
         ("cmd_result_valid", 1, true),
         ("cmd_result_code", 8, true),
         ("cmd_valid", 1, false),
@@ -743,9 +759,12 @@ impl CsrRegs {
             "err_resume_stale" => self.err_resume_stale.next = (value & 1) != 0,
             "err_eq_cons_bad" => self.err_eq_cons_bad.next = (value & 1) != 0,
             "err_eq_size_bad" => self.err_eq_size_bad.next = (value & 1) != 0,
+            "err_done_bad" => self.err_done_bad.next = (value & 1) != 0,
             "err_bad_cmd_op" => self.err_bad_cmd_op.next = (value & 0xFF).into(),
             "err_bad_cmd_code" => self.err_bad_cmd_code.next = (value & 0xFF).into(),
             "eq_prod" => self.eq_prod.next = (value & 0xFFFFFFFF).into(),
+            "inv_issued" => self.inv_issued.next = (value & 0xFFFFFFFF).into(),
+            "inv_done" => self.inv_done.next = (value & 0xFFFFFFFF).into(),
             "cmd_result_valid" => self.cmd_result_valid.next = (value & 1) != 0,
             "cmd_result_code" => self.cmd_result_code.next = (value & 0xFF).into(),
             "cmd_ready" => self.cmd_ready.next = (value & 1) != 0,
@@ -934,7 +953,7 @@ impl Logic for CsrRegs {
         }
         if self.aw_sel_error.q.val() & self.wr_go.val() {
             // ERROR (rw1c)
-            self.n_error.next = self.r_error.q.val() & (!(self.w_bits.q.val() & 0x7F_u64));
+            self.n_error.next = self.r_error.q.val() & (!(self.w_bits.q.val() & 0xFF_u64));
         }
         if self.aw_sel_rnr_timer.q.val() & self.wr_go.val() {
             // RNR_TIMER (rw)
@@ -1063,6 +1082,9 @@ impl Logic for CsrRegs {
         }
         if self.err_eq_size_bad.val() {
             self.n_error.next = self.n_error.val() | 0x40_u64;
+        }
+        if self.err_done_bad.val() {
+            self.n_error.next = self.n_error.val() | 0x80_u64;
         }
         if self.err_bad_cmd.val() {
             self.n_error_info.next = (self.n_error_info.val() & 0xFFFFFF00_u64) | bit_cast::<32, 8>(self.err_bad_cmd_op.val());
@@ -1294,6 +1316,10 @@ impl Logic for CsrRegs {
         self.v_eq_cons.next = self.r_eq_cons.q.val();
         self.v_eq_prod.next = 0x0_u64.into();
         self.v_eq_prod.next = self.v_eq_prod.val() | self.eq_prod.val();
+        self.v_inv_issued.next = 0x0_u64.into();
+        self.v_inv_issued.next = self.v_inv_issued.val() | self.inv_issued.val();
+        self.v_inv_done.next = 0x0_u64.into();
+        self.v_inv_done.next = self.v_inv_done.val() | self.inv_done.val();
         self.v_cmd_arg0.next = self.r_cmd_arg0.q.val();
         self.v_cmd_arg1.next = self.r_cmd_arg1.q.val();
         self.v_cmd_arg2.next = self.r_cmd_arg2.q.val();
@@ -1395,6 +1421,14 @@ impl Logic for CsrRegs {
             24 => {
                 // EQ_PROD
                 self.rd_g0.next = self.v_eq_prod.val();
+            }
+            25 => {
+                // INV_ISSUED
+                self.rd_g0.next = self.v_inv_issued.val();
+            }
+            26 => {
+                // INV_DONE
+                self.rd_g0.next = self.v_inv_done.val();
             }
             _ => {}
         }

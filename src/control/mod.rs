@@ -34,4 +34,5 @@ pub fn generate_verilog(caps: &CsrCaps, name: &str) -> String {
     crate::verilog::generate(&uut, name)
 }
 pub mod command;
+pub mod inval;
 pub mod regmap;

@@ -281,6 +281,8 @@ pub const EQ_BASE_HI: u16 = 0x0054;
 pub const EQ_LOG2_SIZE: u16 = 0x0058;
 pub const EQ_CONS: u16 = 0x005C;
 pub const EQ_PROD: u16 = 0x0060;
+pub const INV_ISSUED: u16 = 0x0064;
+pub const INV_DONE: u16 = 0x0068;
 /// `CMD_ARG0`; `CMD_ARG<n>` is at `CMD_ARG0 + 4 * n`, n = 0..=11.
 pub const CMD_ARG0: u16 = 0x0100;
 /// Number of command argument registers.
@@ -330,6 +332,7 @@ pub const ERROR_EVENT_WRITE_ERR: u32 = 3;
 pub const ERROR_RESUME_STALE: u32 = 4;
 pub const ERROR_EQ_CONS_BAD: u32 = 5;
 pub const ERROR_EQ_SIZE_BAD: u32 = 6;
+pub const ERROR_DONE_BAD: u32 = 7;
 pub const ERROR_INFO_OP_LSB: u32 = 0;
 pub const ERROR_INFO_CODE_LSB: u32 = 8;
 pub const CMD_DOORBELL_OP_LSB: u32 = 0;
@@ -576,8 +579,8 @@ pub static COUNTERS: &[Counter] = &[
     c(
         "INVALIDATIONS",
         Count,
-        "Invalidations completed.",
-        COMMAND_UNIT,
+        "INVALIDATE commands done (their invalidation-done event handed to the event ring).",
+        Block::Built,
     ),
     c(
         "PREFETCHES",
@@ -711,6 +714,14 @@ const ERROR_FIELDS: &[Field] = &[
         0,
         Hw::Set("err_eq_size_bad"),
         "EQ_LOG2_SIZE was written with 17 to 31: the ring is disabled as for 0.",
+    ),
+    f(
+        "DONE_BAD",
+        ERROR_DONE_BAD,
+        1,
+        0,
+        Hw::Set("err_done_bad"),
+        "An s_done pulse named an epoch with no OK response outstanding (or epoch bits 7:4 set), and was ignored; or an epoch counted more than 65535 OK responses not yet returned (docs/invalidation.md).",
     ),
 ];
 
@@ -869,7 +880,7 @@ const COUNTER_CLEAR_FIELDS: &[Field] = &[f(
 
 /// Every register, in address order.
 pub static REGS: &[Reg] = &{
-    const PLAIN: [Reg; 34] = [
+    const PLAIN: [Reg; 36] = [
         word!("ID", ID, Access::Ro, ID_VALUE, Hw::Const, "Identifies the core: 0x4F44504D, ASCII ODPM.", Block::Built),
         word!("VERSION", VERSION, Access::Ro, VERSION_VALUE, Hw::Const, "Register map version: major [31:16], minor [15:0].", Block::Built),
         word!("CAP_MRS", CAP_MRS, Access::Ro, 0, Hw::Param, "MR table entries.", Block::Built),
@@ -889,6 +900,8 @@ pub static REGS: &[Reg] = &{
         reg("EQ_LOG2_SIZE", EQ_LOG2_SIZE, Access::Rw, &[f("EQ_LOG2_SIZE", 0, 5, 0, Hw::Out("eq_log2_size"), "log2 of the number of event-ring entries: 1 to 16; 0 disables and resets the ring; 17 to 31 disable it and set ERROR.EQ_SIZE_BAD.")], "Event ring size. 0 (the reset value) is the ring reset: no record is taken, EQ_PROD returns to 0 once the writes in flight complete, irq is low, and every fault still awaiting its RESUME is announced again in the next ring (docs/events.md).", Block::Built),
         word!("EQ_CONS", EQ_CONS, Access::Rw, 0, Hw::Out("eq_cons"), "Event ring consumer index, written by the driver.", Block::Built),
         word!("EQ_PROD", EQ_PROD, Access::Ro, 0, Hw::Input("eq_prod"), "Event ring producer index.", Block::Built),
+        word!("INV_ISSUED", INV_ISSUED, Access::Ro, 0, Hw::Input("inv_issued"), "INVALIDATE and MR_SUSPEND commands accepted since reset (free-running): read after a command's OK result, it is that command's sequence number.", Block::Built),
+        word!("INV_DONE", INV_DONE, Access::Ro, 0, Hw::Input("inv_done"), "INVALIDATE and MR_SUSPEND commands done since reset (free-running; they finish in order): the command numbered n is done once INV_DONE - n, as a signed 32-bit difference, is at least 0. Its event is then handed to the event ring.", Block::Built),
         arg!(0, "CMD_ARG0"),
         arg!(1, "CMD_ARG1"),
         arg!(2, "CMD_ARG2"),
@@ -905,10 +918,10 @@ pub static REGS: &[Reg] = &{
         reg("CMD_STATUS", CMD_STATUS, Access::Ro, CMD_STATUS_FIELDS, "Command interface status.", Block::Built),
         reg("COUNTER_CLEAR", COUNTER_CLEAR, Access::Command, COUNTER_CLEAR_FIELDS, "Clears the counters.", Block::Built),
     ];
-    const N: usize = 34 + 2 * 21;
+    const N: usize = 36 + 2 * 21;
     let mut out = [PLAIN[0]; N];
     let mut i = 0;
-    while i < 34 {
+    while i < 36 {
         out[i] = PLAIN[i];
         i += 1;
     }
@@ -937,8 +950,8 @@ pub static REGS: &[Reg] = &{
     ];
     let mut k = 0;
     while k < 21 {
-        out[34 + 2 * k] = counters[k][0];
-        out[35 + 2 * k] = counters[k][1];
+        out[36 + 2 * k] = counters[k][0];
+        out[37 + 2 * k] = counters[k][1];
         k += 1;
     }
     out
@@ -1020,8 +1033,8 @@ pub static OPS: &[Op] = &[
     Op {
         name: "MR_SUSPEND",
         code: op::MR_SUSPEND,
-        desc: "Suspends an MR and drains its in-flight DMA; requests to it get RNR / STALL.",
-        block: COMMAND_UNIT,
+        desc: "Suspends an MR: requests to it get RNR / STALL from the result on; once every OK response issued before has been returned on s_done, an MR-suspended event is posted. Result INV_BUSY (10) while 8 invalidations / suspends are in progress.",
+        block: Block::Built,
         args: &[a(0, "INDEX", "MR index.")],
     },
     Op {
@@ -1034,15 +1047,18 @@ pub static OPS: &[Op] = &[
     Op {
         name: "INVALIDATE",
         code: op::INVALIDATE,
-        desc: "Invalidates cached translations of an MR range (or all) and reports invalidation done with the doorbell's tag once no DMA can use them.",
-        block: COMMAND_UNIT,
+        desc: "Invalidates cached translations of an MR range (or a whole MR, or all) and posts invalidation done with the doorbell's tag once no DMA can use them (INV_DONE counts it). Results: EMPTY_RANGE (9) for length 0, RANGE_WRAPS (5) past 2^64, INV_BUSY (10) while 8 are in progress.",
+        block: Block::Built,
         args: &[
             a(0, "INDEX", "MR index."),
             Arg {
                 index: 1,
                 name: "FLAGS",
                 desc: "Flags.",
-                fields: &[af("ALL", 0, 1, "Invalidate everything (every MR, every range).")],
+                fields: &[
+                    af("ALL", 0, 1, "Invalidate everything (every MR, every range; INDEX and the range are ignored)."),
+                    af("WHOLE_MR", 1, 1, "Invalidate every address of MR INDEX (the range is ignored)."),
+                ],
             },
             a(2, "VA_LO", "Start virtual address, bits 31:0."),
             a(3, "VA_HI", "Start virtual address, bits 63:32."),

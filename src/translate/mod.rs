@@ -62,6 +62,9 @@ pub struct Stage {
     pub req: XReq,
     /// The address looked up: the request's `va`, or its second page.
     pub va: Bits<64>,
+    /// The invalidation epoch the lookup was issued in (`epoch` at c0; a B
+    /// half carries its A half's, the older of the two).
+    pub epoch: Bits<4>,
 }
 
 /// The MR table's answer for a lookup, carried beside it from c3 to c5
@@ -105,6 +108,8 @@ pub struct XRsp {
     pub pa1: Bits<64>,
     pub len1: Bits<13>,
     pub two: Bit,
+    /// The invalidation epoch of the lookup (`Stage::epoch`).
+    pub epoch: Bits<4>,
 }
 
 // Slot states of the outstanding table, written as literals in the HDL
@@ -148,7 +153,9 @@ pub struct Translator<
     /// Translation requests (`s_xreq_*`, SPEC section 2).
     pub s_xreq: XReqIn,
 
-    /// Translation responses (`m_xrsp_*`, SPEC section 2); `epoch` is 0.
+    /// Translation responses (`m_xrsp_*`, SPEC section 2); `epoch` is the
+    /// invalidation epoch the response's lookup was issued in (bits 3:0,
+    /// `docs/invalidation.md`), 7:4 zero.
     pub m_xrsp: XRspOut,
 
     /// MR table writes (MR_WRITE), passed to the MR table.
@@ -240,6 +247,13 @@ pub struct Translator<
     pub m_cm_susp: Signal<Out, Bit>,
     /// Issue no lookup (the responder's `hold`). Tie low without one.
     pub hold: Signal<In, Bit>,
+    /// The current invalidation epoch (`InvalUnit::epoch`), stamped on
+    /// every lookup at c0 and carried to its response. Tie to 0 without an
+    /// invalidation unit.
+    pub epoch: Signal<In, Bits<4>>,
+    /// With `m_cm_valid`: the epoch of the answer (its response's
+    /// `m_xrsp_epoch`), for the invalidation unit's drain counts.
+    pub m_cm_epoch: Signal<Out, Bits<4>>,
 
     mr: MrTable<MR_BITS>,
     tlb: Tlb<SET_BITS, MR_BITS, HUGE>,
@@ -608,6 +622,8 @@ impl<
             m_cm_msn: Default::default(),
             m_cm_susp: Default::default(),
             hold: Default::default(),
+            epoch: Default::default(),
+            m_cm_epoch: Default::default(),
             mr: Default::default(),
             tlb: Default::default(),
             walker: Default::default(),
@@ -1132,6 +1148,10 @@ impl<
         self.c0_st.next.cross = self.c0_cross.val();
         self.c0_st.next.req = self.c0_req.val();
         self.c0_st.next.va = self.c0_va.val();
+        self.c0_st.next.epoch = self.epoch.val();
+        if self.b_pend.q.val() {
+            self.c0_st.next.epoch = self.s1.q.val().epoch;
+        }
         self.s1_valid.d.next = self.c0_valid.val();
         if self.c0_valid.val() {
             self.s1.d.next = self.c0_st.val();
@@ -1417,6 +1437,7 @@ impl<
         self.d_rsp.next.pa1 = 0.into();
         self.d_rsp.next.len1 = 0.into();
         self.d_rsp.next.two = false;
+        self.d_rsp.next.epoch = self.s5.q.val().epoch;
         self.d_respond.next = false;
         self.d_susp.next = false;
         self.d_park.next = false;
@@ -1511,6 +1532,7 @@ impl<
         self.m_cm_rqpn.next = self.d_req.val().rqpn;
         self.m_cm_msn.next = self.d_req.val().msn;
         self.m_cm_susp.next = self.d_susp.val();
+        self.m_cm_epoch.next = self.d_rsp.val().epoch;
         self.out_fifo.data_in.next = self.d_rsp.val();
         self.mon_overflow.next = self.out_fifo.overflow.val() | self.flt_fifo.overflow.val();
 
@@ -1811,7 +1833,7 @@ impl<
         // ---- output: one beat per page ----
         self.m_xrsp.valid.next = !self.out_fifo.empty.val();
         // Epochs come with the command unit's drain (not built yet).
-        self.m_xrsp.epoch.next = 0.into();
+        self.m_xrsp.epoch.next = bit_cast::<8, 4>(self.out_fifo.data_out.val().epoch);
         self.m_xrsp.tag.next = self.out_fifo.data_out.val().tag;
         self.m_xrsp.status.next = self.out_fifo.data_out.val().status;
         self.m_xrsp.pa.next = self.out_fifo.data_out.val().pa0;

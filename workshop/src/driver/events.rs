@@ -111,8 +111,15 @@ pub enum Event {
     },
     /// An MR_SUSPEND finished: the MR is suspended and drained.
     MrSuspended { mr: u16 },
-    /// The core reports an error: its code, the MR and a detail word.
-    Error { code: u8, mr: u16, detail: u64 },
+    /// The core reports an error: its code, the MR and a detail word; `more`:
+    /// further errors came while this one waited for the ring and were not
+    /// posted (`ERROR` / `ERROR_INFO` hold the latest).
+    Error {
+        code: u8,
+        mr: u16,
+        detail: u64,
+        more: bool,
+    },
     /// A kind this library does not know: the four words as read (owner bit
     /// included).
     Unknown { words: [u64; EVENT_RECORD_WORDS] },
@@ -149,6 +156,7 @@ impl Event {
                 code,
                 mr,
                 detail: words[1],
+                more: words[2] & 1 != 0,
             },
             _ => Event::Unknown { words: *words },
         }

@@ -35,6 +35,9 @@ pub use events::{
     RES_STALE_TOKEN,
 };
 
+mod inval;
+pub use inval::{InvScope, InvTicket, RES_INV_BUSY};
+
 mod qp;
 pub use qp::{QPN_MAX, QP_TIMER_ENABLE, RES_QP_RANGE};
 

@@ -244,6 +244,7 @@ fn expected(i: u32, log2: u32) -> Event {
             code: 0x40 + i as u8,
             mr,
             detail: 0x1234_5678_9abc_0000 + i as u64,
+            more: false,
         },
         // Unknown keeps the words as read, owner bit included.
         _ => Event::Unknown {

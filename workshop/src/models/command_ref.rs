@@ -58,6 +58,28 @@ pub struct QpCmd {
     pub timer: u8,
 }
 
+/// The invalidation or suspend a good INVALIDATE / MR_SUSPEND hands to the
+/// invalidation unit (`iv_kind`, `iv_mr`, `iv_va_lo`, `iv_va_hi`); the
+/// offsets (`iv_off_*`) follow from the MR's base ([`inv_offsets`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Inv {
+    /// `odp_mmu::control::inval::IV_*`.
+    pub kind: u8,
+    /// `CMD_ARG0[7:0]`.
+    pub mr: u8,
+    /// `CMD_ARG3:CMD_ARG2`.
+    pub va_lo: u64,
+    /// `va_lo + CMD_ARG5:CMD_ARG4`, all ones when that reaches 2^64.
+    pub va_hi: u64,
+}
+
+/// `[va_lo, va_hi)` in the page-table offsets of an MR based at `base_va`:
+/// `va - (base_va & !0xFFF)`, 0 for addresses at or below the base page.
+pub fn inv_offsets(va_lo: u64, va_hi: u64, base_va: u64) -> (u64, u64) {
+    let base = base_va & !0xfff;
+    (va_lo.saturating_sub(base), va_hi.saturating_sub(base))
+}
+
 /// What a command does once checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
@@ -69,6 +91,10 @@ pub enum Outcome {
     /// A good QP_RESET / QP_RNR_TIMER: handed to the responder; whether it
     /// refuses the QPN gives the result ([`qp_result`]).
     Qp(QpCmd),
+    /// A good INVALIDATE / MR_SUSPEND: handed to the invalidation unit,
+    /// which takes it (result OK; MR_SUSPEND sets the MR's state to
+    /// suspended in that clock).
+    Inv(Inv),
 }
 
 /// Result code of a QP command the responder took: `qp_refused` (`refused`,
@@ -95,11 +121,27 @@ fn word64(lo: u32, hi: u32) -> u64 {
     lo as u64 | (hi as u64) << 32
 }
 
-/// What `c` does on a table of 2^`mr_bits` MRs: its result code and MR
-/// table write, or the RESUME it hands to the fault queue.
+/// What `c` does on a table of 2^`mr_bits` MRs with room in the
+/// invalidation unit: [`execute_with`] with `inv_full` false.
 pub fn execute(c: &Command, mr_bits: u32) -> Outcome {
+    execute_with(c, mr_bits, false)
+}
+
+/// What `c` does on a table of 2^`mr_bits` MRs: its result code and MR
+/// table write, or what it hands to the fault queue, the responder or the
+/// invalidation unit; `inv_full`: the invalidation unit has
+/// `MAX_IN_PROGRESS` in progress.
+pub fn execute_with(c: &Command, mr_bits: u32, inv_full: bool) -> Outcome {
     let a = &c.args;
     let index_ok = (a[0] as u64) < 1 << mr_bits;
+    let va = word64(a[2], a[3]);
+    let end = va as u128 + word64(a[4], a[5]) as u128;
+    let inv = |kind: u64| Inv {
+        kind: kind as u8,
+        mr: a[0] as u8,
+        va_lo: va,
+        va_hi: end.min(u64::MAX as u128) as u64,
+    };
     let code = if c.op == op::MR_WRITE {
         let base_va = word64(a[3], a[4]);
         let length = word64(a[5], a[6]);
@@ -168,6 +210,38 @@ pub fn execute(c: &Command, mr_bits: u32) -> Outcome {
                 qpn: a[0],
                 timer,
             });
+        }
+    } else if c.op == op::INVALIDATE {
+        let (all, whole) = (a[1] & INV_FLAG_ALL != 0, a[1] & INV_FLAG_MR != 0);
+        let range = !all && !whole;
+        if !all && !index_ok {
+            RES_MR_RANGE
+        } else if a[1] & INV_FLAGS_RESERVED != 0 {
+            RES_BAD_FIELD
+        } else if range && word64(a[4], a[5]) == 0 {
+            RES_EMPTY_RANGE
+        } else if range && end > 1 << 64 {
+            RES_RANGE_WRAPS
+        } else if inv_full {
+            RES_INV_BUSY
+        } else {
+            use odp_mmu::control::inval::{IV_ALL, IV_MR, IV_RANGE};
+            let kind = if all {
+                IV_ALL
+            } else if whole {
+                IV_MR
+            } else {
+                IV_RANGE
+            };
+            return Outcome::Inv(inv(kind));
+        }
+    } else if c.op == op::MR_SUSPEND {
+        if !index_ok {
+            RES_MR_RANGE
+        } else if inv_full {
+            RES_INV_BUSY
+        } else {
+            return Outcome::Inv(inv(odp_mmu::control::inval::IV_SUSPEND));
         }
     } else if OPS_PLANNED.contains(&c.op) {
         RES_NOT_BUILT

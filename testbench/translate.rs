@@ -289,6 +289,8 @@ struct Inputs {
     ov_fatal: bool,
     ov_drop: bool,
     hold: bool,
+    /// The invalidation epoch (`epoch`), stamped on every lookup at c0.
+    epoch: u8,
 }
 
 /// The responder's lookup at c2: `(qpn, psn, remote)`.
@@ -313,15 +315,18 @@ struct Outputs {
     flt: Flt,
     qlk: Option<Qlk>,
     cm: Option<Cm>,
+    /// `m_xrsp_epoch` and `m_cm_epoch`.
+    xrsp_epoch: u8,
+    cm_epoch: u8,
 }
 
 odp_mmu_workshop::port_map!(SmallPorts for Small {
     clock: clock,
-    inputs: [rst, plk_pending, m_flt_ready, ov_fatal, ov_drop, hold],
+    inputs: [rst, plk_pending, m_flt_ready, ov_fatal, ov_drop, hold, epoch],
     outputs: [ready, mon_multi_hit, mon_overflow, mon_tlb_refused, mon_parked, mon_tlb_hit, mon_tlb_miss, mon_walk,
         m_plk_valid, m_plk_mr, m_plk_vpn, m_flt_valid, m_flt_mr, m_flt_vpn, m_flt_qpn, m_flt_op, m_flt_va,
         m_flt_msg_len, m_flt_mr_hi, m_qlk_valid, m_qlk_qpn, m_qlk_psn, m_qlk_remote, m_cm_valid,
-        m_cm_status, m_cm_rqpn, m_cm_msn, m_cm_susp],
+        m_cm_status, m_cm_rqpn, m_cm_msn, m_cm_susp, m_cm_epoch],
     bundles: [s_xreq, m_xrsp, mr_wr, mr_st, inv, m_axi],
 });
 
@@ -396,6 +401,7 @@ impl Backend {
         d.set("ov_fatal", i.ov_fatal as u128);
         d.set("ov_drop", i.ov_drop as u128);
         d.set("hold", i.hold as u128);
+        d.set("epoch", i.epoch as u128);
         let (wv, idx, e) = match i.mr_wr {
             Some((idx, e)) => (true, idx, e),
             None => (
@@ -473,6 +479,8 @@ impl Backend {
                     d.is("m_cm_susp"),
                 )
             }),
+            xrsp_epoch: d.get("m_xrsp_epoch") as u8,
+            cm_epoch: d.get("m_cm_epoch") as u8,
         }
     }
 
@@ -496,6 +504,10 @@ struct InFlight {
     ov: (bool, bool),
     /// Answers on `m_cm_*` so far.
     decided: u32,
+    /// The clock the request was accepted in.
+    accepted: u64,
+    /// The epoch of its decision on `m_cm_epoch`, once decided.
+    epoch: Option<u8>,
 }
 
 /// Requester, responder and checker around one backend.
@@ -538,6 +550,11 @@ struct Bench {
     rsp_pct: u32,
     inv_every: u64,
     inv_pending: bool,
+    /// The epoch the bench drives on `epoch`: it moves on in random clocks,
+    /// as the invalidation unit's does.
+    epoch: u8,
+    /// The epoch driven in each clock so far.
+    epochs: Vec<u8>,
     /// `m_flt_ready` percentage.
     flt_pct: u32,
     /// The pending-fault oracle: this percentage of the pages that are not
@@ -595,6 +612,8 @@ impl Bench {
             req_pct,
             rsp_pct,
             inv_every,
+            epoch: 0,
+            epochs: Vec::new(),
             inv_pending: false,
             flt_pct: 70,
             pend_pct: 0,
@@ -631,8 +650,13 @@ impl Bench {
             xrsp_ready: self.rng.gen_range(0..100) < self.rsp_pct,
             flt_ready: self.rng.gen_range(0..100) < self.flt_pct,
             plk_pending: self.plk_q.pop_front().unwrap(),
+            epoch: self.epoch,
             ..Inputs::default()
         };
+        self.epochs.push(self.epoch);
+        if self.rng.gen_ratio(1, 32) {
+            self.epoch = (self.epoch + 1) % 16;
+        }
         if self.clock < 2 {
             i.rst = true;
             return i;
@@ -749,6 +773,19 @@ impl Bench {
             let f = self.inflight.get_mut(&tag).unwrap();
             let want_susp = matches!(f.answer.status, status::RNR | status::STALL)
                 && f.answer.fault_page.is_none();
+            // Every lookup is stamped with the epoch of its c0, a B half
+            // with its A half's; a miss is decided by a later lookup (its
+            // replay). So the decision's epoch is one driven between the
+            // request's acceptance and c0 of the lookup at c5 now.
+            let lookups = &self.epochs[f.accepted as usize..=c as usize - 5];
+            assert!(
+                lookups.contains(&o.cm_epoch),
+                "clock {c}: m_cm_epoch {} of tag {tag} was not current in any clock from its acceptance (clock {}) to c0 of its decision ({:?})",
+                o.cm_epoch,
+                f.accepted,
+                lookups
+            );
+            f.epoch = Some(o.cm_epoch);
             assert_eq!(
                 (st, rqpn, msn, susp),
                 (f.answer.status, f.rc.1, f.rc.2, want_susp),
@@ -823,6 +860,8 @@ impl Bench {
                     rc: i.rc,
                     ov: (fatal, drop),
                     decided: 0,
+                    accepted: c,
+                    epoch: None,
                 },
             );
             assert!(
@@ -857,6 +896,11 @@ impl Bench {
                 status, f.answer.status,
                 "clock {c}: status of tag {tag} {:x?} (reference answer {:x?})",
                 f.req, f.answer.beats
+            );
+            assert_eq!(
+                Some(o.xrsp_epoch),
+                f.epoch,
+                "clock {c}: m_xrsp_epoch of tag {tag} is not its decision's m_cm_epoch"
             );
             if status == status::OK {
                 assert_eq!(

@@ -337,7 +337,7 @@
 /* MR_SUSPEND (built): Suspends an MR: requests to it get RNR / STALL from the result on; once every OK response issued before has been returned on s_done, an MR-suspended event is posted. Result INV_BUSY (10) while 8 invalidations / suspends are in progress. */
 #define ODP_MMU_OP_MR_SUSPEND 0x03u
 /*   CMD_ARG0: INDEX: MR index. */
-/* MR_RESUME (planned: command unit): Makes a suspended MR valid again and wakes the QPs stalled on it. */
+/* MR_RESUME (built): Makes an MR valid (whatever its state) and wakes, once, every QP answered STALL while it was suspended; the result comes when every wake has been taken (about 2^QP_BITS clocks). Result MR_RANGE (3) for an index beyond the table. */
 #define ODP_MMU_OP_MR_RESUME 0x04u
 /*   CMD_ARG0: INDEX: MR index. */
 /* INVALIDATE (built): Invalidates cached translations of an MR range (or a whole MR, or all) and posts invalidation done with the doorbell's tag once no DMA can use them (INV_DONE counts it). Results: EMPTY_RANGE (9) for length 0, RANGE_WRAPS (5) past 2^64, INV_BUSY (10) while 8 are in progress. */

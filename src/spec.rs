@@ -526,6 +526,7 @@ mod tests {
             ("control/command.rs", "op::RESUME_FAULT") => regmap::op::RESUME_FAULT.into(),
             ("control/command.rs", "op::QP_RESET") => regmap::op::QP_RESET.into(),
             ("control/command.rs", "op::QP_RNR_TIMER") => regmap::op::QP_RNR_TIMER.into(),
+            ("control/mr_waiters.rs", "SETTLE_CLOCKS") => crate::control::mr_waiters::SETTLE_CLOCKS,
             (_, _) => return spec_value(name),
         })
     }
@@ -594,7 +595,7 @@ mod tests {
     /// Every literal a comment of the RTL names equals the constant named.
     #[test]
     fn named_literals_in_the_rtl_equal_their_constants() {
-        let files: [(&str, &str); 7] = [
+        let files: [(&str, &str); 8] = [
             ("fault/responder.rs", include_str!("fault/responder.rs")),
             ("top.rs", include_str!("top.rs")),
             ("translate/mod.rs", include_str!("translate/mod.rs")),
@@ -605,6 +606,10 @@ mod tests {
             ("translate/tlb.rs", include_str!("translate/tlb.rs")),
             ("translate/walker.rs", include_str!("translate/walker.rs")),
             ("control/command.rs", include_str!("control/command.rs")),
+            (
+                "control/mr_waiters.rs",
+                include_str!("control/mr_waiters.rs"),
+            ),
         ];
         for (file, text) in files {
             let mut checked = 0;

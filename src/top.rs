@@ -8,6 +8,7 @@ use crate::common::interfaces::{
 };
 use crate::control::command::CommandUnit;
 use crate::control::inval::InvalUnit;
+use crate::control::mr_waiters::MrWaiters;
 use crate::control::{CsrCaps, CsrRegs};
 use crate::fault::events::EventRing;
 use crate::fault::fault_queue::FaultQueue;
@@ -73,6 +74,7 @@ pub struct OdpMmu<
     csr: CsrRegs,
     cmd: CommandUnit<MR_BITS>,
     iv: InvalUnit<MR_BITS>,
+    mw: MrWaiters<QP_BITS>,
     xl: Translator<MR_BITS, SET_BITS, HUGE, SLOTS, SLOT_BITS, CNT_BITS, WALKS>,
     fq: FaultQueue<PF, PF_BITS, QP_BITS, QW_BITS, QA_BITS>,
     eq: EventRing,
@@ -106,6 +108,12 @@ pub struct OdpMmu<
     note_cmd: Signal<Local, Bit>,
     /// The note's wake is offered on `m_wake` this clock.
     note_wake: Signal<Local, Bit>,
+    /// The MR waiters' wake was offered and not taken: it keeps `m_wake`.
+    wk_mw: DFF<Bit>,
+    /// `m_wake` carries the note's wake / the MR waiters' this clock.
+    fq_wake_go: Signal<Local, Bit>,
+    mw_wake_go: Signal<Local, Bit>,
+    wake_fire: Signal<Local, Bit>,
     /// The response beat leaving this clock is the last of its request.
     rsp_last_beat: Signal<Local, Bit>,
 }
@@ -192,6 +200,7 @@ impl<
             csr: CsrRegs::new(&CsrCaps::from_params(params)),
             cmd: CommandUnit::new(),
             iv: InvalUnit::new(),
+            mw: MrWaiters::new(),
             xl: Translator::new(params.qps),
             fq: FaultQueue::new(),
             eq: EventRing::new(),
@@ -211,6 +220,10 @@ impl<
             eq_off: Default::default(),
             note_cmd: Default::default(),
             note_wake: Default::default(),
+            wk_mw: Default::default(),
+            fq_wake_go: Default::default(),
+            mw_wake_go: Default::default(),
+            wake_fire: Default::default(),
             rsp_last_beat: Default::default(),
         }
     }
@@ -256,6 +269,9 @@ impl<
         self.csr.clk.next = self.clk.val();
         self.cmd.clock.next = self.clk.val();
         self.iv.clock.next = self.clk.val();
+        self.mw.clock.next = self.clk.val();
+        self.wk_mw.clock.next = self.clk.val();
+        self.wk_mw.d.next = false;
         self.ev_sel.clock.next = self.clk.val();
         self.ev_sel.d.next = self.ev_sel.q.val();
         self.xl.clock.next = self.clk.val();
@@ -278,6 +294,7 @@ impl<
         self.csr.rst.next = self.rst.val();
         self.cmd.rst.next = self.rst.val();
         self.iv.rst.next = self.rst.val();
+        self.mw.rst.next = self.rst.val();
         self.xl.rst.next = self.rst.val();
         self.fq.rst.next = self.rst.val();
         self.eq.rst.next = self.rst.val();
@@ -288,7 +305,7 @@ impl<
         AxiLiteSlave::link(&mut self.s_axil, &mut self.csr.s_axil);
 
         // ---- Commands: CSR doorbell -> command unit -> MR table.
-        self.cmd.ready.next = self.xl.ready.val() & self.fq.ready.val();
+        self.cmd.ready.next = self.xl.ready.val() & self.fq.ready.val() & self.mw.ready.val();
         self.cmd.cmd_valid.next = self.csr.cmd_valid.val();
         self.csr.cmd_ready.next = self.cmd.cmd_ready.val();
         self.cmd.cmd_op.next = self.csr.cmd_op.val();
@@ -332,6 +349,18 @@ impl<
         self.xl.inv.off_lo.next = self.iv.m_inv_off_lo.val();
         self.xl.inv.off_hi.next = self.iv.m_inv_off_hi.val();
         self.iv.m_inv_done.next = self.xl.inv.done.val();
+        // ---- MR waiters (docs/mr_waiters.md): a STALL of a suspended MR
+        // records its QP; MR_RESUME wakes them.
+        self.mw.j_valid.next =
+            self.xl.m_cm_valid.val() & self.xl.m_cm_susp.val() & (self.xl.m_cm_status.val() == 2); // = status::STALL
+        self.mw.j_qpn.next = self.xl.m_cm_qpn.val();
+        self.mw.j_mr.next = self.xl.m_cm_mr.val();
+        self.mw.r_valid.next = self.cmd.mw_valid.val();
+        self.cmd.mw_ready.next = self.mw.r_ready.val();
+        self.mw.r_mr.next = self.cmd.mw_mr.val();
+        self.cmd.mw_done.next = self.mw.r_done.val();
+        self.mw.rsp_pushed.next = self.rsp_pushed.q.val();
+        self.mw.rsp_popped.next = self.rsp_popped.q.val();
         self.xl.epoch.next = self.iv.epoch.val();
         self.iv.ok_valid.next = self.xl.m_cm_valid.val() & (self.xl.m_cm_status.val() == 0); // = status::OK
         self.iv.ok_epoch.next = self.xl.m_cm_epoch.val();
@@ -500,14 +529,24 @@ impl<
         }
         self.cmd.qp_ready.next = self.qr.s_qpcmd_ready.val() & (!self.note_cmd.val());
         self.cmd.qp_refused.next = self.qr.qpcmd_refused.val();
-        self.m_wake.valid.next = self.note_wake.val();
+        // m_wake: the note's wake first, unless the MR waiters' is on
+        // offer from the clock before (a stream keeps what it offers).
+        self.fq_wake_go.next =
+            self.note_wake.val() & (!(self.wk_mw.q.val() & self.mw.m_wake_valid.val()));
+        self.mw_wake_go.next = self.mw.m_wake_valid.val() & (!self.fq_wake_go.val());
+        self.m_wake.valid.next = self.fq_wake_go.val() | self.mw_wake_go.val();
         self.m_wake.qpn.next = self.fq.m_note_qpn.val();
-        self.fq.m_note_ready.next = (self.note_wake.val() & self.m_wake.ready.val())
+        if self.mw_wake_go.val() {
+            self.m_wake.qpn.next = self.mw.m_wake_qpn.val();
+        }
+        self.mw.m_wake_ready.next = self.mw_wake_go.val() & self.m_wake.ready.val();
+        self.wk_mw.d.next = self.mw_wake_go.val() & (!self.m_wake.ready.val()) & (!self.rst.val());
+        self.fq.m_note_ready.next = (self.fq_wake_go.val() & self.m_wake.ready.val())
             | (self.note_cmd.val() & self.qr.s_qpcmd_ready.val() & (!self.fq.m_note_wake.val()));
         if self.note_cmd.val() & self.qr.s_qpcmd_ready.val() & self.fq.m_note_wake.val() {
             self.note_err_done.d.next = true;
         }
-        if (self.note_wake.val() & self.m_wake.ready.val()) | self.rst.val() {
+        if (self.fq_wake_go.val() & self.m_wake.ready.val()) | self.rst.val() {
             self.note_err_done.d.next = false;
         }
         if self.fq.m_note_ready.val() | self.rst.val() {
@@ -515,7 +554,7 @@ impl<
         }
 
         // ---- Status and counters.
-        self.csr.st_ready.next = self.xl.ready.val() & self.qr.ready.val();
+        self.csr.st_ready.next = self.xl.ready.val() & self.qr.ready.val() & self.mw.ready.val();
         self.csr.err_event_write_err.next = self.eq.err_write.val();
         self.csr.err_resume_stale.next = self.cmd.err_resume_stale.val();
         self.rsp_last_beat.next =
@@ -560,11 +599,19 @@ impl<
         if self.fq.svc_valid.val() {
             self.csr.ctr_fault_service_max_value.next = self.fq.svc_clocks.val();
         }
-        // QPS_STALLED_NOW: + a local QP joining a wait list, - a wake.
-        if self.fq.cnt_waiting.val() & !(self.m_wake.valid.val() & self.m_wake.ready.val()) {
+        // QPS_STALLED_NOW: + a local QP joining a wait list (the fault
+        // queue's or the MR waiters'), - a wake.
+        self.wake_fire.next = self.m_wake.valid.val() & self.m_wake.ready.val();
+        if (self.fq.cnt_waiting.val() ^ self.mw.cnt_join.val()) & (!self.wake_fire.val()) {
             self.stalled_now.d.next = self.stalled_now.q.val() + 1;
         }
-        if (!self.fq.cnt_waiting.val()) & self.m_wake.valid.val() & self.m_wake.ready.val() {
+        if self.fq.cnt_waiting.val() & self.mw.cnt_join.val() & (!self.wake_fire.val()) {
+            self.stalled_now.d.next = self.stalled_now.q.val() + 2;
+        }
+        if self.fq.cnt_waiting.val() & self.mw.cnt_join.val() & self.wake_fire.val() {
+            self.stalled_now.d.next = self.stalled_now.q.val() + 1;
+        }
+        if (!self.fq.cnt_waiting.val()) & (!self.mw.cnt_join.val()) & self.wake_fire.val() {
             self.stalled_now.d.next = self.stalled_now.q.val() - 1;
         }
         if self.rst.val() {

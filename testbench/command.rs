@@ -64,6 +64,9 @@ struct Ins {
     /// The invalidation unit's `s_iv_ready` and `full`.
     iv_ready: bool,
     iv_full: bool,
+    /// The MR waiters' `r_ready` and `r_done`.
+    mw_ready: bool,
+    mw_done: bool,
 }
 
 /// The invalidation port's payload: the command and its offsets.
@@ -91,12 +94,14 @@ struct Outs {
     qp: Option<QpCmd>,
     /// The invalidation offered, when `iv_valid`.
     iv: Option<IvOut>,
+    /// The MR_RESUME offered (its MR), when `mw_valid`.
+    mw: Option<u8>,
 }
 
 odp_mmu_workshop::port_map!(SmallPorts for Small {
     clock: clock,
-    inputs: [rst, ready, cmd_valid, cmd_op, cmd_tag, cmd_arg0, cmd_arg1, cmd_arg2, cmd_arg3, cmd_arg4, cmd_arg5, cmd_arg6, cmd_arg7, cmd_arg8, fq_res_ready, fq_res_done, fq_res_stale, qp_ready, qp_refused, iv_ready, iv_full],
-    outputs: [cmd_ready, res_valid, res_op, res_tag, res_code, err_resume_stale, fq_res_valid, fq_res_token, fq_res_err, qp_valid, qp_kind, qp_qpn, qp_timer, iv_valid, iv_kind, iv_mr, iv_va_lo, iv_va_hi, iv_off_lo, iv_off_hi],
+    inputs: [rst, ready, cmd_valid, cmd_op, cmd_tag, cmd_arg0, cmd_arg1, cmd_arg2, cmd_arg3, cmd_arg4, cmd_arg5, cmd_arg6, cmd_arg7, cmd_arg8, fq_res_ready, fq_res_done, fq_res_stale, qp_ready, qp_refused, iv_ready, iv_full, mw_ready, mw_done],
+    outputs: [cmd_ready, res_valid, res_op, res_tag, res_code, err_resume_stale, fq_res_valid, fq_res_token, fq_res_err, qp_valid, qp_kind, qp_qpn, qp_timer, iv_valid, iv_kind, iv_mr, iv_va_lo, iv_va_hi, iv_off_lo, iv_off_hi, mw_valid, mw_mr],
     bundles: [mr_wr, mr_st],
 });
 
@@ -128,6 +133,8 @@ fn settle(d: &mut dyn Dut, i: &Ins) -> Outs {
     d.set("qp_refused", i.qp_refused as u128);
     d.set("iv_ready", i.iv_ready as u128);
     d.set("iv_full", i.iv_full as u128);
+    d.set("mw_ready", i.mw_ready as u128);
+    d.set("mw_done", i.mw_done as u128);
     d.settle();
     Outs {
         cmd_ready: d.is("cmd_ready"),
@@ -172,6 +179,7 @@ fn settle(d: &mut dyn Dut, i: &Ins) -> Outs {
             off_lo: d.get("iv_off_lo") as u64,
             off_hi: d.get("iv_off_hi") as u64,
         }),
+        mw: d.is("mw_valid").then(|| d.get("mw_mr") as u8),
     }
 }
 
@@ -191,6 +199,10 @@ enum Phase {
     InvPrep(Inv),
     /// Offered to the invalidation unit.
     Inv(IvOut),
+    /// A good MR_RESUME of this MR, offered to the MR waiters.
+    MrRes(u32),
+    /// Taken by the MR waiters; waits for `mw_done`.
+    MrResWait,
     /// Taken, with this result code and MR table write.
     Issue(u8, Option<Effect>),
 }
@@ -220,6 +232,13 @@ impl Model {
         match self.held {
             Some((_, Phase::Resume(r))) if !i.rst => o.fq_res = Some(r),
             Some((_, Phase::Qp(q))) if !i.rst => o.qp = Some(q),
+            Some((_, Phase::MrRes(mr))) if !i.rst => {
+                o.mw = Some(mr as u8);
+                if i.mw_ready {
+                    let index = mr & ((1 << self.mr_bits) - 1);
+                    o.st = Some((index, mr_state::VALID as u8));
+                }
+            }
             Some((c, Phase::Inv(v))) if !i.rst => {
                 o.iv = Some(v);
                 if v.inv.kind == IV_SUSPEND as u8 && i.iv_ready {
@@ -258,6 +277,7 @@ impl Model {
                     Outcome::Resume(r) => Phase::Resume(r),
                     Outcome::Qp(q) => Phase::Qp(q),
                     Outcome::Inv(v) => Phase::InvPrep(v),
+                    Outcome::MrResume(mr) => Phase::MrRes(mr),
                 },
             )),
             Some((c, Phase::InvPrep(v))) => {
@@ -278,6 +298,8 @@ impl Model {
                 Some((c, Phase::Issue(resume_result(i.fq_stale), None)))
             }
             Some((c, Phase::Qp(_))) if i.qp_ready => Some((c, Phase::QpWait)),
+            Some((c, Phase::MrRes(_))) if i.mw_ready => Some((c, Phase::MrResWait)),
+            Some((c, Phase::MrResWait)) if i.mw_done => Some((c, Phase::Issue(RES_OK as u8, None))),
             Some((c, Phase::QpWait)) => Some((c, Phase::Issue(qp_result(i.qp_refused), None))),
             Some((_, Phase::Issue(..))) => None,
             waiting => waiting,
@@ -625,6 +647,49 @@ impl InvPort {
     }
 }
 
+/// The MR waiters' resume port as the bench plays it: `r_ready` after a
+/// random delay (at once for a directed run), `r_done` a random number of
+/// clocks after the handshake.
+struct MwPort {
+    rng: StdRng,
+    random: bool,
+    waited: u32,
+    next: u32,
+    done_at: Option<u64>,
+    /// MR_RESUMEs taken.
+    taken: u64,
+}
+
+impl MwPort {
+    fn new(seed: u64, random: bool) -> Self {
+        Self {
+            rng: StdRng::seed_from_u64(seed),
+            random,
+            waited: 0,
+            next: 0,
+            done_at: None,
+            taken: 0,
+        }
+    }
+
+    fn drive(&mut self, clock: u64, i: &mut Ins) {
+        i.mw_ready = self.waited >= self.next;
+        i.mw_done = self.done_at == Some(clock);
+    }
+
+    fn observe(&mut self, clock: u64, i: &Ins, o: &Outs) {
+        if o.mw.is_some() && i.mw_ready {
+            self.taken += 1;
+            self.waited = 0;
+            let r = &mut self.rng;
+            self.next = if self.random { r.gen_range(0..6) } else { 0 };
+            self.done_at = Some(clock + if self.random { r.gen_range(1..40) } else { 3 });
+        } else if o.mw.is_some() {
+            self.waited += 1;
+        }
+    }
+}
+
 /// What a directed run saw.
 #[derive(Debug, Default)]
 struct Run {
@@ -671,6 +736,7 @@ fn run_all(
     rst_when: &mut dyn FnMut(u64, &Model, &FaultQueue, &Responder) -> bool,
 ) -> Run {
     let mut model = Model::new(mr_bits);
+    let mut mw = MwPort::new(0, false);
     let mut run = Run::default();
     let (mut next, mut dropped, mut offered_at) = (0, 0, 2);
     for clock in 0..200 * (cmds.len() as u64 + 2) {
@@ -683,6 +749,7 @@ fn run_all(
         fq.drive(clock, &mut i);
         qp.drive(clock, &mut i, &model);
         iv.drive(&mut i);
+        mw.drive(clock, &mut i);
         let o = settle(dut, &i);
         assert_eq!(o, model.outs(&i), "clock {clock}, inputs {i:x?}");
         if let Some(r) = o.res {
@@ -694,6 +761,7 @@ fn run_all(
         fq.observe(clock, &i, &o, &model);
         qp.observe(clock, &i, &o);
         iv.observe(clock, &i, &o);
+        mw.observe(clock, &i, &o);
         model.edge(&i);
         dut.tick();
         if (o.cmd_ready && i.cmd.is_some()) || dropping {
@@ -1219,7 +1287,7 @@ fn command_unit_takes_no_command_before_the_datapath_is_ready() {
 
 /// A random command: any op (the built ones most often), fields good and bad.
 fn random_cmd(rng: &mut StdRng) -> Command {
-    let op = match rng.gen_range(0..17) {
+    let op = match rng.gen_range(0..18) {
         0..=4 => op::MR_WRITE,
         5..=7 => op::MR_SET_STATE,
         8..=9 => op::RESUME_FAULT,
@@ -1227,6 +1295,7 @@ fn random_cmd(rng: &mut StdRng) -> Command {
         11 => op::QP_RNR_TIMER,
         12..=13 => op::INVALIDATE,
         14 => op::MR_SUSPEND,
+        15 => op::MR_RESUME,
         _ => rng.gen(),
     };
     let index = match rng.gen_range(0..10) {
@@ -1331,6 +1400,7 @@ fn random_run(dut: &mut impl Dut, mr_bits: u32, clocks: u64, seed: u64) {
     let mut fq = FaultQueue::random(rng.gen());
     let mut qp = Responder::random(rng.gen());
     let mut iv = InvPort::random(rng.gen());
+    let mut mw = MwPort::new(rng.gen(), true);
     let mut offer: Option<Command> = None;
     let (mut taken, mut codes, mut resets) = (0u64, [0u64; 11], 0u64);
     let (mut stale_flags, mut resume_resets, mut qp_resets) = (0u64, 0u64, 0u64);
@@ -1339,6 +1409,7 @@ fn random_run(dut: &mut impl Dut, mr_bits: u32, clocks: u64, seed: u64) {
         let mut bins: harness::Bins = vec![
             ("commands", taken, 100),
             ("resets", resets, 2),
+            ("MR_RESUMEs taken by the MR waiters", mw.taken, 5),
             (
                 "resumes taken by the fault queue",
                 fq.taken.len() as u64,
@@ -1389,6 +1460,7 @@ fn random_run(dut: &mut impl Dut, mr_bits: u32, clocks: u64, seed: u64) {
         fq.drive(clock, &mut i);
         qp.drive(clock, &mut i, &model);
         iv.drive(&mut i);
+        mw.drive(clock, &mut i);
         let o = settle(dut, &i);
         assert_eq!(o, model.outs(&i), "clock {clock}, inputs {i:x?}");
         if o.cmd_ready && offer.is_some() {
@@ -1405,6 +1477,7 @@ fn random_run(dut: &mut impl Dut, mr_bits: u32, clocks: u64, seed: u64) {
         fq.observe(clock, &i, &o, &model);
         qp.observe(clock, &i, &o);
         iv.observe(clock, &i, &o);
+        mw.observe(clock, &i, &o);
         model.edge(&i);
         dut.tick();
         clock += 1;
@@ -1589,4 +1662,23 @@ fn command_unit_refuses_invalidations_while_the_unit_is_full() {
     );
     assert_eq!(run.codes(), [RES_INV_BUSY as u8; 3]);
     assert!(iv.taken.is_empty(), "nothing reaches the unit");
+}
+
+#[test]
+fn command_unit_hands_mr_resume_to_the_mr_waiters_and_answers_when_they_are_done() {
+    let mut dut = ver(Small::new(), "command_small");
+    let cmds = [
+        cmd(op::MR_RESUME, 2, 0),
+        // Index beyond the 8 MRs: refused, nothing offered.
+        cmd(op::MR_RESUME, 8, 0),
+        cmd(op::MR_RESUME, 7, 0xffff_ffff),
+    ];
+    let run = run_directed(&mut dut, 3, &cmds, &mut no_resumes());
+    let (ok, range) = (RES_OK as u8, RES_MR_RANGE as u8);
+    assert_eq!(run.codes(), [ok, range, ok]);
+    // Copy, check, offer (taken at once: the MR's state written valid),
+    // three clocks to the MR waiters' done, then the result: the model of
+    // `run_directed` checks every port of every clock, this the total.
+    assert_eq!(run.clocks[0], 7, "MR_RESUME with the MR waiters ready");
+    assert_eq!(run.clocks[1], 3, "a refused MR_RESUME");
 }

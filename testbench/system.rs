@@ -1934,3 +1934,60 @@ fn system_wake_never_overtakes_its_stall_answer() {
         );
     }
 }
+
+/// MR_SUSPEND then MR_RESUME through the driver, on the whole core: local
+/// requests to the suspended MR get STALL (remote ones RNR), each local QP
+/// is counted in `QPS_STALLED_NOW` once however often it stalled, and
+/// MR_RESUME's result comes when every one of them has had exactly one
+/// wake; their retries are answered OK. A resume that finds nobody waiting
+/// wakes nobody; an MR index beyond the table is refused.
+#[test]
+fn system_mr_resume_wakes_every_qp_stalled_on_the_suspended_mr_once() {
+    use odp_mmu_workshop::bench_faults::{core_with, map, one, BASE};
+    let (mut drv, mut mr) = core_with(&Params::small());
+    let va = BASE + 0x3000;
+    map(&mut drv, &mr, va);
+    let req = |op, qpn| Req {
+        op,
+        qpn,
+        pd: 1,
+        key: 0x5a,
+        va,
+        len: 64,
+    };
+    // No OK answer is out: the suspend drains at once.
+    let t = drv.suspend_mr(&mut mr).expect("MR_SUSPEND");
+    drv.wait_invalidation(&t).expect("MR_SUSPEND drained");
+    drv.bus.wakes.clear();
+    for q in [1, 2, 1, 3, 3] {
+        let (st, _) = one(&mut drv, &req(op::LOCAL_WRITE, q), 0, 64);
+        assert_eq!(st, status::STALL, "local QP {q} on the suspended MR");
+    }
+    let (st, _) = one(&mut drv, &req(op::REMOTE_WRITE, 5), 0x10, 64);
+    assert_eq!(st, status::RNR, "remote QP on the suspended MR");
+    for _ in 0..20 {
+        drv.bus.cycle(&Inputs::default());
+    }
+    assert_eq!(drv.counter("QPS_STALLED_NOW").unwrap(), 3, "three QPs wait");
+    assert!(drv.bus.wakes.is_empty(), "no wake before MR_RESUME");
+    drv.resume_mr(&mut mr).expect("MR_RESUME");
+    let mut wakes: Vec<u32> = drv.bus.wakes.iter().map(|w| w.1).collect();
+    wakes.sort();
+    assert_eq!(
+        wakes,
+        vec![1, 2, 3],
+        "one wake per stalled QP by the result"
+    );
+    assert_eq!(drv.counter("QPS_STALLED_NOW").unwrap(), 0);
+    assert_eq!(drv.counter("WAKES").unwrap(), 3);
+    for q in [1, 2, 3] {
+        let (st, _) = one(&mut drv, &req(op::LOCAL_WRITE, q), 0, 64);
+        assert_eq!(st, status::OK, "QP {q} retried after its wake");
+    }
+    drv.resume_mr(&mut mr).expect("MR_RESUME of a valid MR");
+    assert_eq!(drv.bus.wakes.len(), 3, "nobody waits: no wake");
+    match drv.command(regmap::op::MR_RESUME, &[1 << 20]) {
+        Err(driver::Error::Command { code, .. }) => assert_eq!(code as u64, RES_MR_RANGE),
+        other => panic!("MR_RESUME of index 2^20: {other:?}"),
+    }
+}

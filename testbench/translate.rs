@@ -318,6 +318,9 @@ struct Outputs {
     /// `m_xrsp_epoch` and `m_cm_epoch`.
     xrsp_epoch: u8,
     cm_epoch: u8,
+    /// `m_cm_qpn`, `m_cm_mr`.
+    cm_qpn: u32,
+    cm_mr: u8,
 }
 
 odp_mmu_workshop::port_map!(SmallPorts for Small {
@@ -326,7 +329,7 @@ odp_mmu_workshop::port_map!(SmallPorts for Small {
     outputs: [ready, mon_multi_hit, mon_overflow, mon_tlb_refused, mon_parked, mon_tlb_hit, mon_tlb_miss, mon_walk,
         m_plk_valid, m_plk_mr, m_plk_vpn, m_flt_valid, m_flt_mr, m_flt_vpn, m_flt_qpn, m_flt_op, m_flt_va,
         m_flt_msg_len, m_flt_mr_hi, m_qlk_valid, m_qlk_qpn, m_qlk_psn, m_qlk_remote, m_cm_valid,
-        m_cm_status, m_cm_rqpn, m_cm_msn, m_cm_susp, m_cm_epoch],
+        m_cm_status, m_cm_rqpn, m_cm_msn, m_cm_susp, m_cm_epoch, m_cm_qpn, m_cm_mr],
     bundles: [s_xreq, m_xrsp, mr_wr, mr_st, inv, m_axi],
 });
 
@@ -481,6 +484,8 @@ impl Backend {
             }),
             xrsp_epoch: d.get("m_xrsp_epoch") as u8,
             cm_epoch: d.get("m_cm_epoch") as u8,
+            cm_qpn: d.get("m_cm_qpn") as u32,
+            cm_mr: d.get("m_cm_mr") as u8,
         }
     }
 
@@ -786,6 +791,12 @@ impl Bench {
                 lookups
             );
             f.epoch = Some(o.cm_epoch);
+            assert_eq!(o.cm_qpn, f.req.qpn, "clock {c}: m_cm_qpn of tag {tag}");
+            if want_susp {
+                // The MR waiters record the QP on this MR.
+                let index = (f.req.key >> 8) as usize & ((1 << self.w.idx_bits) - 1);
+                assert_eq!(o.cm_mr as usize, index, "clock {c}: m_cm_mr of tag {tag}");
+            }
             assert_eq!(
                 (st, rqpn, msn, susp),
                 (f.answer.status, f.rc.1, f.rc.2, want_susp),

@@ -7,11 +7,12 @@ use crate::common::interfaces::{MrStateOut, MrWriteOut};
 use crate::control::regmap::op;
 
 /// Op codes (the register map's [`op`]) of commands whose blocks are not
-/// built yet, answered [`RES_NOT_BUILT`]: MR_RESUME and PREFETCH.
+/// built yet, answered [`RES_NOT_BUILT`]: PREFETCH.
 /// INVALIDATE and MR_SUSPEND (the invalidation unit's `s_iv_*` port),
+/// MR_RESUME (the MR waiters' `r_*` port),
 /// RESUME_FAULT (the fault queue's RESUME port) and QP_RESET /
 /// QP_RNR_TIMER (the per-QP responder's command port) are built.
-pub const OPS_PLANNED: &[u8] = &[op::MR_RESUME, op::PREFETCH];
+pub const OPS_PLANNED: &[u8] = &[op::PREFETCH];
 
 /// INVALIDATE `CMD_ARG1` bit 0: every MR, every address (MR and range
 /// ignored).
@@ -75,6 +76,12 @@ pub enum CmdState {
     /// The fault queue took the RESUME: waits for its answer (`fq_res_done`
     /// or `fq_res_stale`), which names the result.
     ResumeWait,
+    /// A good MR_RESUME: offers it on `mw_*` until the MR waiters take it
+    /// (the MR's state is written valid in that clock).
+    MrRes,
+    /// The MR waiters took it: waits for `mw_done` (every QP stalled on
+    /// the MR woken).
+    MrResWait,
     /// A good QP_RESET / QP_RNR_TIMER: offers it on `qp_*` until the
     /// responder takes it.
     Qp,
@@ -266,6 +273,14 @@ pub struct CommandUnit<const MR_BITS: usize> {
     pub iv_off_lo: Signal<Out, Bits<64>>,
     /// Range end in offsets (0 at or below the base).
     pub iv_off_hi: Signal<Out, Bits<64>>,
+    /// MR_RESUME valid, to the MR waiters' `r_valid`.
+    pub mw_valid: Signal<Out, Bit>,
+    /// The MR waiters' `r_ready`.
+    pub mw_ready: Signal<In, Bit>,
+    /// With `mw_valid`: the MR index.
+    pub mw_mr: Signal<Out, Bits<8>>,
+    /// The MR waiters' `r_done`: the resume's wakes are all taken.
+    pub mw_done: Signal<In, Bit>,
 
     state: DFF<CmdState>,
     op: DFF<Bits<8>>,
@@ -348,6 +363,10 @@ impl<const MR_BITS: usize> CommandUnit<MR_BITS> {
             iv_va_hi: Default::default(),
             iv_off_lo: Default::default(),
             iv_off_hi: Default::default(),
+            mw_valid: Default::default(),
+            mw_ready: Default::default(),
+            mw_mr: Default::default(),
+            mw_done: Default::default(),
             state: Default::default(),
             op: Default::default(),
             tag: Default::default(),
@@ -516,8 +535,15 @@ impl<const MR_BITS: usize> Logic for CommandUnit<MR_BITS> {
                     } else {
                         self.state.d.next = CmdState::InvPrep;
                     }
-                } else if (self.op.q.val() == 4) | (self.op.q.val() == 6) {
-                    // = op::MR_RESUME, op::PREFETCH
+                } else if self.op.q.val() == 4 {
+                    // = op::MR_RESUME
+                    if (self.arg0.q.val() & self.index_high_mask.val()).any() {
+                        self.code.d.next = 3.into(); // = RES_MR_RANGE
+                    } else {
+                        self.state.d.next = CmdState::MrRes;
+                    }
+                } else if self.op.q.val() == 6 {
+                    // = op::PREFETCH
                     // OPS_PLANNED.
                     self.code.d.next = 2.into(); // = RES_NOT_BUILT
                 } else {
@@ -538,6 +564,17 @@ impl<const MR_BITS: usize> Logic for CommandUnit<MR_BITS> {
                     self.code.d.next = 7.into(); // = RES_STALE_TOKEN
                     self.state.d.next = CmdState::Issue;
                 } else if self.fq_res_done.val() {
+                    self.state.d.next = CmdState::Issue;
+                }
+            }
+            CmdState::MrRes => {
+                // `mw_valid` (below) is this state, like `fq_res_valid`.
+                if self.mw_ready.val() {
+                    self.state.d.next = CmdState::MrResWait;
+                }
+            }
+            CmdState::MrResWait => {
+                if self.mw_done.val() {
                     self.state.d.next = CmdState::Issue;
                 }
             }
@@ -614,6 +651,12 @@ impl<const MR_BITS: usize> Logic for CommandUnit<MR_BITS> {
             self.mr_st.valid.next = self.iv_ready.val() & (!self.rst.val());
             self.mr_st.state.next = 2.into(); // = mr_state::SUSPENDED
         }
+        // MR_RESUME makes the MR valid in the clock the MR waiters take it:
+        // their settle time counts from there.
+        if self.state.q.val() == CmdState::MrRes {
+            self.mr_st.valid.next = self.mw_ready.val() & (!self.rst.val());
+            self.mr_st.state.next = 1.into(); // = mr_state::VALID
+        }
         // The shadow of every MR's base page, for INVALIDATE's offsets.
         self.base_mem.write_enable.next = self.mr_wr.valid.val();
         self.base_mem.write_address.next = self.arg0.q.val().get_bits::<MR_BITS>(0);
@@ -636,6 +679,10 @@ impl<const MR_BITS: usize> Logic for CommandUnit<MR_BITS> {
         self.err_resume_stale.next = (self.code.q.val() == 7) // = RES_STALE_TOKEN
             & (self.state.q.val() == CmdState::Issue)
             & !self.rst.val();
+
+        // The MR waiters' port.
+        self.mw_valid.next = (self.state.q.val() == CmdState::MrRes) & !self.rst.val();
+        self.mw_mr.next = self.arg0.q.val().get_bits::<8>(0);
 
         // The RESUME port: with `rst` low, so that a RESUME dropped by
         // `rst` is never half handed over.

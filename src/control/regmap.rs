@@ -1040,8 +1040,8 @@ pub static OPS: &[Op] = &[
     Op {
         name: "MR_RESUME",
         code: op::MR_RESUME,
-        desc: "Makes a suspended MR valid again and wakes the QPs stalled on it.",
-        block: COMMAND_UNIT,
+        desc: "Makes an MR valid (whatever its state) and wakes, once, every QP answered STALL while it was suspended; the result comes when every wake has been taken (about 2^QP_BITS clocks). Result MR_RANGE (3) for an index beyond the table.",
+        block: Block::Built,
         args: &[a(0, "INDEX", "MR index.")],
     },
     Op {

@@ -254,6 +254,10 @@ pub struct Translator<
     /// With `m_cm_valid`: the epoch of the answer (its response's
     /// `m_xrsp_epoch`), for the invalidation unit's drain counts.
     pub m_cm_epoch: Signal<Out, Bits<4>>,
+    /// With `m_cm_valid`: the request's QPN and MR index (the key's index
+    /// bits), for the MR waiters' joins (`m_cm_susp` with STALL).
+    pub m_cm_qpn: Signal<Out, Bits<24>>,
+    pub m_cm_mr: Signal<Out, Bits<8>>,
 
     mr: MrTable<MR_BITS>,
     tlb: Tlb<SET_BITS, MR_BITS, HUGE>,
@@ -624,6 +628,8 @@ impl<
             hold: Default::default(),
             epoch: Default::default(),
             m_cm_epoch: Default::default(),
+            m_cm_qpn: Default::default(),
+            m_cm_mr: Default::default(),
             mr: Default::default(),
             tlb: Default::default(),
             walker: Default::default(),
@@ -1533,6 +1539,8 @@ impl<
         self.m_cm_msn.next = self.d_req.val().msn;
         self.m_cm_susp.next = self.d_susp.val();
         self.m_cm_epoch.next = self.d_rsp.val().epoch;
+        self.m_cm_qpn.next = self.d_req.val().qpn;
+        self.m_cm_mr.next = self.m5.q.val().mr;
         self.out_fifo.data_in.next = self.d_rsp.val();
         self.mon_overflow.next = self.out_fifo.overflow.val() | self.flt_fifo.overflow.val();
 

@@ -1,5 +1,6 @@
-//! Invalidation and MR suspend: the driver's side of INVALIDATE and
-//! MR_SUSPEND (`docs/invalidation.md`).
+//! Invalidation and MR suspend / resume: the driver's side of INVALIDATE,
+//! MR_SUSPEND (`docs/invalidation.md`) and MR_RESUME
+//! (`docs/mr_waiters.md`).
 //!
 //! [`Driver::invalidate_range`] is what an MMU notifier calls between
 //! clearing (or rewriting) the PTEs of a range and letting the kernel reuse
@@ -121,5 +122,14 @@ impl<B: Bus> Driver<B> {
         let t = self.inv_command(op::MR_SUSPEND, &[mr.index])?;
         mr.state = mr_state::byte::SUSPENDED;
         Ok(t)
+    }
+
+    /// MR_RESUME: `mr` translates again, and every QP that got STALL while
+    /// it was suspended is woken (`m_wake`) once. Returns when the core has
+    /// handed out every wake (`docs/mr_waiters.md`: about 2^QP_BITS clocks).
+    pub fn resume_mr(&mut self, mr: &mut Mr) -> Result<()> {
+        self.command(op::MR_RESUME, &[mr.index])?;
+        mr.state = mr_state::byte::VALID;
+        Ok(())
     }
 }

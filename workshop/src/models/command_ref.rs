@@ -95,6 +95,10 @@ pub enum Outcome {
     /// which takes it (result OK; MR_SUSPEND sets the MR's state to
     /// suspended in that clock).
     Inv(Inv),
+    /// A good MR_RESUME of this MR index: handed to the MR waiters, which
+    /// take it (the MR's state is written valid in that clock) and report
+    /// done once its wakes are out (result OK).
+    MrResume(u32),
 }
 
 /// Result code of a QP command the responder took: `qp_refused` (`refused`,
@@ -242,6 +246,12 @@ pub fn execute_with(c: &Command, mr_bits: u32, inv_full: bool) -> Outcome {
             RES_INV_BUSY
         } else {
             return Outcome::Inv(inv(odp_mmu::control::inval::IV_SUSPEND));
+        }
+    } else if c.op == op::MR_RESUME {
+        if !index_ok {
+            RES_MR_RANGE
+        } else {
+            return Outcome::MrResume(a[0]);
         }
     } else if OPS_PLANNED.contains(&c.op) {
         RES_NOT_BUILT

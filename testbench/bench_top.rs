@@ -190,3 +190,61 @@ fn adaptive_rnr_random_code_settles_at_the_90th_percentile_of_service_times() {
         fast.code
     );
 }
+
+/// Invalidation and MR_WRITE on the whole core (`bench_inval`), through the
+/// driver library. Bounds, from the blocks' documented clocks:
+///
+/// - an idle one-page INVALIDATE, doorbell to `INV_DONE` moving: the
+///   doorbell reaches the command unit a clock after its handshake; the
+///   unit copies, checks and reads the MR's base, and the invalidation
+///   unit takes the command in the fourth clock (`docs/commands.md`); from
+///   that handshake the unit needs `SETTLE_CLOCKS` + 4 = 16 clocks with no
+///   OK outstanding (`docs/invalidation.md`), and `INV_DONE` counts at the
+///   same edge: 20. Fewer than 16 would mean the drain did not wait for the
+///   settle time, a broken guarantee, so that is checked too;
+/// - MR_WRITE, doorbell to `CMD_STATUS.BUSY` clear: the doorbell register
+///   (1) and the unit's three clocks (copy, check, write and result): 4;
+/// - a range sweep costs one clock per page (one TLB set a clock,
+///   `docs/tlb.md`): 64 pages take exactly 32 clocks more than 32 pages;
+/// - hits while a one-page INVALIDATE of another MR comes every 1,000
+///   clocks: >= 0.8 requests a clock (the target), every
+///   invalidation done before the next is issued.
+#[test]
+fn whole_core_invalidation_clocks() {
+    use odp_mmu_workshop::bench_inval::{idle_numbers, loaded};
+    let n = idle_numbers();
+    println!("{n:?}");
+    assert!(
+        (16..=20).contains(&n.invalidate_idle_clocks),
+        "idle one-page INVALIDATE: INV_DONE moved {} clocks after the doorbell, expected 16..=20",
+        n.invalidate_idle_clocks
+    );
+    assert!(
+        (1..=4).contains(&n.mr_write_clocks),
+        "MR_WRITE: CMD_STATUS done {} clocks after the doorbell, at most 4",
+        n.mr_write_clocks
+    );
+    assert_eq!(
+        n.invalidate_64_pages_idle_clocks - n.invalidate_32_pages_idle_clocks,
+        32,
+        "a range sweep costs one clock per page: 32 pages {} clocks, 64 pages {}",
+        n.invalidate_32_pages_idle_clocks,
+        n.invalidate_64_pages_idle_clocks
+    );
+    let r = loaded(10_000, false);
+    println!("{r:?}");
+    assert!(
+        r.requests_per_clock >= 0.8,
+        "hits under a one-page INVALIDATE every 1,000 clocks: {:.4} requests/clock, target >= 0.8",
+        r.requests_per_clock
+    );
+    assert!(
+        r.invalidations >= 8,
+        "the run must really invalidate: {} INVALIDATEs",
+        r.invalidations
+    );
+    assert_eq!(
+        r.late, 0,
+        "an INVALIDATE was still in progress when the next was issued"
+    );
+}

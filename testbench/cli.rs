@@ -40,7 +40,7 @@ fn verilog(design: &str, flags: &[&str], file: &str) -> Result<String, String> {
 }
 
 /// Every `--design` value.
-const DESIGNS: [&str; 13] = [
+const DESIGNS: [&str; 14] = [
     "odp-mmu",
     "translator",
     "mr-table",
@@ -48,6 +48,7 @@ const DESIGNS: [&str; 13] = [
     "walker",
     "csr",
     "command-unit",
+    "inval",
     "events",
     "fault-queue",
     "rnr-timer",

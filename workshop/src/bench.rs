@@ -39,6 +39,11 @@
 //!
 //! The clock-count keys of the whole core are asserted against the SPEC
 //! section 7 targets in `cargo test --test bench_top`.
+//!
+//! The fault path's keys come from [`crate::bench_faults`], the
+//! invalidation keys (`invalidate_*`, `requests_per_clock_under_*`,
+//! `mr_write_clocks`) from [`crate::bench_inval`]. PREFETCH is not built,
+//! so there is no `prefetch_pages_per_clock`.
 
 use rust_hdl::prelude::*;
 use serde::Serialize;
@@ -74,6 +79,8 @@ pub struct Numbers {
     pub top: TopNumbers,
     /// The fault path on the whole core ([`crate::bench_faults`]).
     pub faults: crate::bench_faults::FaultNumbers,
+    /// Invalidation and MR_WRITE on the whole core ([`crate::bench_inval`]).
+    pub inval: crate::bench_inval::InvalNumbers,
 }
 
 /// The numbers measured on the whole Verilated `odp_mmu` (JSON keys
@@ -132,6 +139,16 @@ struct BenchFile {
     adaptive_rnr_code: u64,
     adaptive_rnr_expected_code: u64,
     adaptive_rnr_service_p90_us: f64,
+    invalidate_idle_clocks: u64,
+    invalidate_idle_event_clocks: u64,
+    invalidate_all_idle_clocks: u64,
+    invalidate_32_pages_idle_clocks: u64,
+    invalidate_64_pages_idle_clocks: u64,
+    invalidate_512_pages_idle_clocks: u64,
+    invalidate_flush_clocks_per_page: f64,
+    requests_per_clock_under_invalidation: f64,
+    requests_per_clock_under_invalidate_all: f64,
+    mr_write_clocks: u64,
 }
 
 /// `x` rounded to `decimals` places as `format!` rounds it (exactly, from
@@ -186,6 +203,22 @@ impl Numbers {
             adaptive_rnr_code: self.faults.adaptive_rnr_code,
             adaptive_rnr_expected_code: self.faults.adaptive_rnr_expected_code,
             adaptive_rnr_service_p90_us: round(self.faults.adaptive_rnr_service_p90_us, 1),
+            invalidate_idle_clocks: self.inval.invalidate_idle_clocks,
+            invalidate_idle_event_clocks: self.inval.invalidate_idle_event_clocks,
+            invalidate_all_idle_clocks: self.inval.invalidate_all_idle_clocks,
+            invalidate_32_pages_idle_clocks: self.inval.invalidate_32_pages_idle_clocks,
+            invalidate_64_pages_idle_clocks: self.inval.invalidate_64_pages_idle_clocks,
+            invalidate_512_pages_idle_clocks: self.inval.invalidate_512_pages_idle_clocks,
+            invalidate_flush_clocks_per_page: round(self.inval.invalidate_flush_clocks_per_page, 3),
+            requests_per_clock_under_invalidation: round(
+                self.inval.requests_per_clock_under_invalidation,
+                4,
+            ),
+            requests_per_clock_under_invalidate_all: round(
+                self.inval.requests_per_clock_under_invalidate_all,
+                4,
+            ),
+            mr_write_clocks: self.inval.mr_write_clocks,
         };
         serde_json::to_string_pretty(&file).expect("numbers always serialize") + "\n"
     }
@@ -194,6 +227,7 @@ impl Numbers {
     pub fn table(&self) -> String {
         let t = &self.top;
         let f = &self.faults;
+        let iv = &self.inval;
         let rows = [
             (
                 "hit_requests_per_clock",
@@ -319,6 +353,66 @@ impl Numbers {
                 "adaptive_rnr_service_p90_us",
                 "-".to_string(),
                 format!("{:.1}", f.adaptive_rnr_service_p90_us),
+                "-",
+            ),
+            (
+                "invalidate_idle_clocks",
+                "-".to_string(),
+                iv.invalidate_idle_clocks.to_string(),
+                "-",
+            ),
+            (
+                "invalidate_idle_event_clocks",
+                "-".to_string(),
+                iv.invalidate_idle_event_clocks.to_string(),
+                "-",
+            ),
+            (
+                "invalidate_all_idle_clocks",
+                "-".to_string(),
+                iv.invalidate_all_idle_clocks.to_string(),
+                "-",
+            ),
+            (
+                "invalidate_32_pages_idle_clocks",
+                "-".to_string(),
+                iv.invalidate_32_pages_idle_clocks.to_string(),
+                "-",
+            ),
+            (
+                "invalidate_64_pages_idle_clocks",
+                "-".to_string(),
+                iv.invalidate_64_pages_idle_clocks.to_string(),
+                "-",
+            ),
+            (
+                "invalidate_512_pages_idle_clocks",
+                "-".to_string(),
+                iv.invalidate_512_pages_idle_clocks.to_string(),
+                "-",
+            ),
+            (
+                "invalidate_flush_clocks_per_page",
+                "-".to_string(),
+                format!("{:.3}", iv.invalidate_flush_clocks_per_page),
+                "-",
+            ),
+            (
+                "requests_per_clock_under_invalidation",
+                "-".to_string(),
+                format!("{:.3}", iv.requests_per_clock_under_invalidation),
+                ">= 0.8",
+            ),
+            (
+                "requests_per_clock_under_invalidate_all",
+                "-".to_string(),
+                format!("{:.3}", iv.requests_per_clock_under_invalidate_all),
+                "-",
+            ),
+            (
+                "mr_write_clocks",
+                "-".to_string(),
+                iv.mr_write_clocks.to_string(),
                 "-",
             ),
         ];
@@ -504,13 +598,13 @@ fn hit_latency<P: XPort>(p: &mut P, r: &Req) -> u64 {
 }
 
 /// The bench's xorshift64 (fixed seed: every run draws the same requests).
-struct XorShift(u64);
+pub(crate) struct XorShift(u64);
 
 impl XorShift {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self(0x2545_f491_4f6c_dd1d)
     }
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         let x = &mut self.0;
         *x ^= *x << 13;
         *x ^= *x >> 7;
@@ -520,7 +614,7 @@ impl XorShift {
 }
 
 /// 10,000 reads of 64 bytes by QPs 0..15 to the 64 hot pages (MR 0).
-fn hit_reqs(rng: &mut XorShift) -> Vec<Req> {
+pub(crate) fn hit_reqs(rng: &mut XorShift) -> Vec<Req> {
     (0..10_000)
         .map(|_| {
             let r = rng.next();
@@ -575,7 +669,7 @@ fn random_miss_reqs() -> Vec<Req> {
 }
 
 /// The 64 hot pages warmed into the TLB.
-fn warm_reqs() -> Vec<Req> {
+pub(crate) fn warm_reqs() -> Vec<Req> {
     (0..64)
         .map(|p| read_req(0, 0, HOT_BASE + (p << 12), 64))
         .collect()
@@ -617,7 +711,7 @@ fn read_req(qpn: u32, mr: u32, va: u64, len: u16) -> Req {
     }
 }
 
-const HOT_BASE: u64 = 0x7f00_0000_0000;
+pub(crate) const HOT_BASE: u64 = 0x7f00_0000_0000;
 const COLD_BASE: u64 = 0x7e00_0000_0000;
 /// The speed run's cold MR (4096 pages, two table levels).
 const LOAD_BASE: u64 = 0x7d00_0000_0000;
@@ -879,6 +973,7 @@ pub fn run(progress: &mut dyn FnMut(&str)) -> Result<Numbers, String> {
     n.miss_throughput_ratio_8_vs_1_walker = c1 as f64 / c8 as f64;
     n.top = top_translation(progress, true);
     n.faults = crate::bench_faults::top_faults(progress);
+    n.inval = crate::bench_inval::top_inval(progress);
     Ok(n)
 }
 
@@ -912,6 +1007,12 @@ mod tests {
             "adaptive_rnr_code",
             "adaptive_rnr_expected_code",
             "adaptive_rnr_service_p90_us",
+            "invalidate_idle_clocks",
+            "invalidate_all_idle_clocks",
+            "invalidate_flush_clocks_per_page",
+            "requests_per_clock_under_invalidation",
+            "requests_per_clock_under_invalidate_all",
+            "mr_write_clocks",
         ] {
             assert!(
                 json.contains(&format!("\"{key}\": ")),

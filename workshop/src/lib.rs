@@ -5,7 +5,8 @@
 //!
 //! - [`flow`], [`depth`], [`tools`]: Yosys and nextpnr runs, the logic-depth
 //!   report, the paths of the tools installed in `.tools/`;
-//! - [`mod@bench`]: the performance scenarios behind `odp-mmu bench`;
+//! - [`mod@bench`]: the performance scenarios behind `odp-mmu bench`
+//!   (with [`bench_faults`] and [`bench_inval`]);
 //! - [`models`]: every model: SPEC references, cycle models, and the
 //!   environment (host memory, page tables, requesters, DMA engine);
 //! - [`driver`]: the driver library, over any register [`driver::Bus`];
@@ -17,6 +18,7 @@
 
 pub mod bench;
 pub mod bench_faults;
+pub mod bench_inval;
 pub mod board;
 pub mod depth;
 pub mod driver;

@@ -22,6 +22,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use odp_mmu::board::bridge::UartBridge;
 use odp_mmu::board::memory::BoardMemory;
 use odp_mmu::control::command::CommandUnit;
+use odp_mmu::control::inval::InvalUnit;
 use odp_mmu::control::{CsrCaps, CsrRegs};
 use odp_mmu::fault::events::EventRing;
 use odp_mmu::fault::fault_queue::DefaultFaultQueue;
@@ -168,6 +169,8 @@ enum Design {
     Csr,
     /// The command unit alone (`command_unit`, 256 MRs; no flag applies)
     CommandUnit,
+    /// The invalidation unit alone (`inval_unit`, 256 MRs; no flag applies)
+    Inval,
     /// The per-QP responder alone (`qp_responder`, 1024 QPs; no flag applies)
     Responder,
     /// The event-ring writer alone (`event_ring`; no flag applies)
@@ -205,6 +208,7 @@ impl Design {
             Design::Walker => "walker",
             Design::Csr => "csr_regs",
             Design::CommandUnit => "command_unit",
+            Design::Inval => "inval_unit",
             Design::Responder => "qp_responder",
             Design::Events => "event_ring",
             Design::FaultQueue => "fault_queue",
@@ -239,6 +243,7 @@ impl Design {
             Design::Tlb => "it is built with 256 sets x 4 ways and 32 huge entries",
             Design::Walker => "it is built with 8 walks",
             Design::CommandUnit => "it is built for 256 MRs",
+            Design::Inval => "it is built for 256 MRs",
             Design::Responder => "it is built for 1024 QPs",
             Design::Events => "it has no size parameter",
             Design::FaultQueue => "it is built with 32 slots for 1024 QPs",
@@ -283,6 +288,7 @@ impl Design {
             Design::Walker => block(DefaultWalker::new(), top),
             Design::Csr => block(CsrRegs::new(&CsrCaps::from_params(params)), top),
             Design::CommandUnit => block(CommandUnit::<8>::new(), top),
+            Design::Inval => block(InvalUnit::<8>::new(), top),
             Design::Responder => block(QpResponder::<10>::new(), top),
             Design::Events => block(EventRing::new(), top),
             Design::FaultQueue => block(DefaultFaultQueue::new(), top),

@@ -40,7 +40,7 @@ fn verilog(design: &str, flags: &[&str], file: &str) -> Result<String, String> {
 }
 
 /// Every `--design` value.
-const DESIGNS: [&str; 14] = [
+const DESIGNS: [&str; 15] = [
     "odp-mmu",
     "translator",
     "mr-table",
@@ -49,6 +49,7 @@ const DESIGNS: [&str; 14] = [
     "csr",
     "command-unit",
     "inval",
+    "mr-waiters",
     "events",
     "fault-queue",
     "rnr-timer",

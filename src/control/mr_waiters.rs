@@ -59,16 +59,20 @@ pub enum MwState {
 ///
 /// # Timing
 ///
-/// The RAM has one read port and one write port. A join reads its QP's
-/// entry in the clock it arrives and, the clock after, writes it if the QP
-/// was not waiting. The sweep reads one entry per clock in the clocks
-/// without a join and, the clock after, checks it; a match holds the sweep
-/// until its wake is taken and clears the entry in that check clock. A
-/// read and a write at the same edge return the old word, so every check
-/// takes the write of the clock before into account. The sweep of a
-/// resume takes `SETTLE_CLOCKS` + 2^`QP_BITS` + 3 clocks from its handshake
-/// to `r_done`, plus one per join
-/// and two per wake (with `m_wake_ready` high and the fence passed).
+/// The RAM has one read port and one write port, and its output is
+/// registered: a word read in clock `t` is checked in `t + 2`. A join reads
+/// its QP's entry in the clock it arrives and, two clocks later, writes it
+/// if the QP was not waiting (`cnt_join` the clock after). The sweep reads
+/// one entry per clock in the clocks without a join; a match (in its check
+/// clock) clears the entry, drops the read in flight behind it and holds
+/// the sweep until its wake is taken. A read and a write at the same edge
+/// return the old word, so every check takes the writes of the two clocks
+/// since its read into account; which of them wrote its entry is compared
+/// a clock ahead, while the word is on the RAM's output. The sweep of a
+/// resume takes `SETTLE_CLOCKS` + 2^`QP_BITS` + 4 clocks from its
+/// handshake to `r_done`, plus one per join and three per wake (with
+/// `m_wake_ready` high and the fence passed). 161 to 164 MHz alone on
+/// LFE5U-85F-8 (1024 QPs, seeds 1 to 3).
 #[derive(LogicBlock)]
 pub struct MrWaiters<const QP_BITS: usize> {
     /// Clock.
@@ -127,17 +131,32 @@ pub struct MrWaiters<const QP_BITS: usize> {
     idx: DFF<Bits<QP_BITS>>,
     /// Every entry has been read (sweep).
     issued_all: DFF<Bit>,
-    /// The sweep's read of the clock before, to check this clock.
+    /// The sweep's read of the clock before (its word on the RAM's
+    /// output), and of two clocks before (its word in `rd`: checked now).
     s1_valid: DFF<Bit>,
     s1_idx: DFF<Bits<QP_BITS>>,
-    /// The join of the clock before, to check and write this clock.
+    s2_valid: DFF<Bit>,
+    s2_idx: DFF<Bits<QP_BITS>>,
+    /// The join of the clock before and of two clocks before (checked and
+    /// written now).
     j1_valid: DFF<Bit>,
     j1_qpn: DFF<Bits<QP_BITS>>,
     j1_mr: DFF<Bits<8>>,
-    /// The write of the clock before (a read at that edge missed it).
+    j2_valid: DFF<Bit>,
+    j2_qpn: DFF<Bits<QP_BITS>>,
+    j2_mr: DFF<Bits<8>>,
+    /// The RAM's output, registered.
+    rd: DFF<Bits<10>>,
+    /// The writes of the clock before (`wp`) and of two clocks before
+    /// (`wq`): a read at those edges missed them.
     wp_valid: DFF<Bit>,
     wp_addr: DFF<Bits<QP_BITS>>,
     wp_data: DFF<Bits<10>>,
+    wq_data: DFF<Bits<10>>,
+    /// The entry checked now was written by `wp` / `wq` (compared a clock
+    /// ahead, while its word was on the RAM's output).
+    m_p: DFF<Bit>,
+    m_q: DFF<Bit>,
     /// The wake on offer.
     wk_valid: DFF<Bit>,
     wk_qpn: DFF<Bits<QP_BITS>>,
@@ -155,8 +174,19 @@ pub struct MrWaiters<const QP_BITS: usize> {
     j_now: Signal<Local, Bit>,
     /// The sweep reads this clock.
     s_read: Signal<Local, Bit>,
-    /// The word read the clock before, with the write of that clock.
+    /// The word read two clocks before, with the writes since.
     word: Signal<Local, Bits<10>>,
+    /// The entry whose word is on the RAM's output (checked next clock).
+    c1_addr: Signal<Local, Bits<QP_BITS>>,
+    /// `hit` for each source of the word: the RAM, `wp`, `wq`.
+    hit_rd: Signal<Local, Bit>,
+    hit_p: Signal<Local, Bit>,
+    hit_q: Signal<Local, Bit>,
+    /// The check writes a join's record / its `more` bit.
+    j_rec: Signal<Local, Bit>,
+    j_more: Signal<Local, Bit>,
+    /// The sweep restarts its reads after the entry it woke.
+    idx_after: Signal<Local, Bits<QP_BITS>>,
     /// The checked entry is one to wake.
     hit: Signal<Local, Bit>,
     idx_next: Signal<Local, Bits<QP_BITS>>,
@@ -207,12 +237,21 @@ impl<const QP_BITS: usize> MrWaiters<QP_BITS> {
             issued_all: Default::default(),
             s1_valid: Default::default(),
             s1_idx: Default::default(),
+            s2_valid: Default::default(),
+            s2_idx: Default::default(),
             j1_valid: Default::default(),
             j1_qpn: Default::default(),
             j1_mr: Default::default(),
+            j2_valid: Default::default(),
+            j2_qpn: Default::default(),
+            j2_mr: Default::default(),
+            rd: Default::default(),
             wp_valid: Default::default(),
             wp_addr: Default::default(),
             wp_data: Default::default(),
+            wq_data: Default::default(),
+            m_p: Default::default(),
+            m_q: Default::default(),
             wk_valid: Default::default(),
             wk_qpn: Default::default(),
             joined: Default::default(),
@@ -223,6 +262,13 @@ impl<const QP_BITS: usize> MrWaiters<QP_BITS> {
             j_now: Default::default(),
             s_read: Default::default(),
             word: Default::default(),
+            c1_addr: Default::default(),
+            hit_rd: Default::default(),
+            hit_p: Default::default(),
+            hit_q: Default::default(),
+            j_rec: Default::default(),
+            j_more: Default::default(),
+            idx_after: Default::default(),
             hit: Default::default(),
             idx_next: Default::default(),
             fence_ok: Default::default(),
@@ -236,8 +282,9 @@ impl<const QP_BITS: usize> Logic for MrWaiters<QP_BITS> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, state, res_mr, settle, fence, idx, issued_all, s1_valid, s1_idx, j1_valid,
-            j1_qpn, j1_mr, wp_valid, wp_addr, wp_data, wk_valid, wk_qpn, joined, done_r
+            self, clock, state, res_mr, settle, fence, idx, issued_all, s1_valid, s1_idx, s2_valid,
+            s2_idx, j1_valid, j1_qpn, j1_mr, j2_valid, j2_qpn, j2_mr, rd, wp_valid, wp_addr,
+            wp_data, wq_data, m_p, m_q, wk_valid, wk_qpn, joined, done_r
         );
         self.waiters.read_clock.next = self.clock.val();
         self.waiters.write_clock.next = self.clock.val();
@@ -247,19 +294,35 @@ impl<const QP_BITS: usize> Logic for MrWaiters<QP_BITS> {
         self.fence_ok.next = !self.fence_d.val().get_bit(15);
         self.wake_take.next = self.wk_valid.q.val() & self.fence_ok.val() & self.m_wake_ready.val();
 
-        // ---- The word read the clock before (one of a join or the
-        // sweep), with the write of that clock.
-        self.word.next = self.waiters.read_data.val();
-        if self.wp_valid.q.val()
-            & ((self.j1_valid.q.val() & (self.wp_addr.q.val() == self.j1_qpn.q.val()))
-                | (self.s1_valid.q.val() & (self.wp_addr.q.val() == self.s1_idx.q.val())))
-        {
+        // ---- The word read two clocks before (one of a join or the
+        // sweep), registered, with the writes of the two clocks since (the
+        // newer first): the check stage.
+        self.rd.d.next = self.waiters.read_data.val();
+        self.word.next = self.rd.q.val();
+        if self.m_q.q.val() {
+            self.word.next = self.wq_data.q.val();
+        }
+        if self.m_p.q.val() {
             self.word.next = self.wp_data.q.val();
         }
-        self.hit.next = self.s1_valid.q.val()
-            & self.word.val().get_bit(8)
-            & ((self.word.val().get_bits::<8>(0) == self.res_mr.q.val())
-                | self.word.val().get_bit(9));
+        // `hit` of each source in parallel, then the source's.
+        self.hit_rd.next = self.rd.q.val().get_bit(8)
+            & ((self.rd.q.val().get_bits::<8>(0) == self.res_mr.q.val())
+                | self.rd.q.val().get_bit(9));
+        self.hit_p.next = self.wp_data.q.val().get_bit(8)
+            & ((self.wp_data.q.val().get_bits::<8>(0) == self.res_mr.q.val())
+                | self.wp_data.q.val().get_bit(9));
+        self.hit_q.next = self.wq_data.q.val().get_bit(8)
+            & ((self.wq_data.q.val().get_bits::<8>(0) == self.res_mr.q.val())
+                | self.wq_data.q.val().get_bit(9));
+        self.hit.next = self.s2_valid.q.val() & self.hit_rd.val();
+        if self.m_q.q.val() {
+            self.hit.next = self.s2_valid.q.val() & self.hit_q.val();
+        }
+        if self.m_p.q.val() {
+            self.hit.next = self.s2_valid.q.val() & self.hit_p.val();
+        }
+        self.idx_after.next = self.s2_idx.q.val() + 1;
 
         // ---- The read port: a join first, else the sweep.
         self.j_now.next = self.j_valid.val()
@@ -277,44 +340,56 @@ impl<const QP_BITS: usize> Logic for MrWaiters<QP_BITS> {
         self.j1_valid.d.next = self.j_now.val();
         self.j1_qpn.d.next = self.j_qpn.val().get_bits::<QP_BITS>(0);
         self.j1_mr.d.next = self.j_mr.val();
+        self.j2_valid.d.next = self.j1_valid.q.val();
+        self.j2_qpn.d.next = self.j1_qpn.q.val();
+        self.j2_mr.d.next = self.j1_mr.q.val();
         self.s1_valid.d.next = self.s_read.val();
         self.s1_idx.d.next = self.idx.q.val();
+        self.s2_valid.d.next = self.s1_valid.q.val();
+        self.s2_idx.d.next = self.s1_idx.q.val();
         if self.s_read.val() {
             self.idx.d.next = self.idx_next.val();
             if !self.idx_next.val().any() {
                 self.issued_all.d.next = true;
             }
         }
+        // A hit holds the sweep for its wake: the read of the clock before
+        // is dropped and read again after it.
+        if self.hit.val() {
+            self.s2_valid.d.next = false;
+            self.idx.d.next = self.idx_after.val();
+            self.issued_all.d.next = !self.idx_after.val().any();
+        }
 
         // ---- The write port: a join's record, the sweep's clear, or the
         // reset sweep (never two in one clock: a join and the sweep never
         // check in the same clock, and neither runs in Init).
         self.waiters.write_enable.next = false;
-        self.waiters.write_address.next = self.j1_qpn.q.val();
+        self.waiters.write_address.next = self.j2_qpn.q.val();
         self.waiters.write_data.next =
-            bit_cast::<10, 8>(self.j1_mr.q.val()) | self.waiting_bit.val();
-        self.joined.d.next = false;
-        if self.j1_valid.q.val() & (!self.word.val().get_bit(8)) {
-            self.waiters.write_enable.next = true;
-            self.joined.d.next = true;
-        }
+            bit_cast::<10, 8>(self.j2_mr.q.val()) | self.waiting_bit.val();
+        self.j_rec.next = self.j2_valid.q.val() & (!self.word.val().get_bit(8));
         // Waiting on another MR already: it is woken by the first resume
         // of either (bit 9), and stalls again on the other if that is
         // still suspended.
-        if self.j1_valid.q.val()
+        self.j_more.next = self.j2_valid.q.val()
             & self.word.val().get_bit(8)
-            & (self.word.val().get_bits::<8>(0) != self.j1_mr.q.val())
-            & (!self.word.val().get_bit(9))
-        {
+            & (self.word.val().get_bits::<8>(0) != self.j2_mr.q.val())
+            & (!self.word.val().get_bit(9));
+        self.joined.d.next = self.j_rec.val();
+        if self.j_rec.val() {
+            self.waiters.write_enable.next = true;
+        }
+        if self.j_more.val() {
             self.waiters.write_enable.next = true;
             self.waiters.write_data.next = self.word.val() | self.more_bit.val();
         }
         if self.hit.val() {
             self.waiters.write_enable.next = true;
-            self.waiters.write_address.next = self.s1_idx.q.val();
+            self.waiters.write_address.next = self.s2_idx.q.val();
             self.waiters.write_data.next = 0.into();
             self.wk_valid.d.next = true;
-            self.wk_qpn.d.next = self.s1_idx.q.val();
+            self.wk_qpn.d.next = self.s2_idx.q.val();
         }
         if self.wake_take.val() {
             self.wk_valid.d.next = false;
@@ -327,6 +402,19 @@ impl<const QP_BITS: usize> Logic for MrWaiters<QP_BITS> {
         self.wp_valid.d.next = self.waiters.write_enable.val();
         self.wp_addr.d.next = self.waiters.write_address.val();
         self.wp_data.d.next = self.waiters.write_data.val();
+        self.wq_data.d.next = self.wp_data.q.val();
+        // The next check's forwarding, compared now: its entry's word is on
+        // the RAM's output; `wp` (this clock's `wq`) and this clock's write
+        // came after its read.
+        self.c1_addr.next = self.s1_idx.q.val();
+        if self.j1_valid.q.val() {
+            self.c1_addr.next = self.j1_qpn.q.val();
+        }
+        self.m_q.d.next = self.wp_valid.q.val() & (self.wp_addr.q.val() == self.c1_addr.val());
+        self.m_p.d.next = ((self.j_rec.val() | self.j_more.val())
+            & (self.j2_qpn.q.val() == self.c1_addr.val()))
+            | (self.hit.val() & (self.s2_idx.q.val() == self.c1_addr.val()))
+            | ((self.state.q.val() == MwState::Init) & (self.idx.q.val() == self.c1_addr.val()));
 
         // ---- The resume.
         self.r_ready.next = self.state.q.val() == MwState::Idle;
@@ -355,7 +443,12 @@ impl<const QP_BITS: usize> Logic for MrWaiters<QP_BITS> {
                 }
             }
             MwState::Sweep => {
-                if self.issued_all.q.val() & (!self.s1_valid.q.val()) & (!self.wk_valid.q.val()) {
+                if self.issued_all.q.val()
+                    & (!self.s1_valid.q.val())
+                    & (!self.s2_valid.q.val())
+                    & (!self.hit.val())
+                    & (!self.wk_valid.q.val())
+                {
                     self.done_r.d.next = true;
                     self.state.d.next = MwState::Done;
                 }
@@ -372,7 +465,9 @@ impl<const QP_BITS: usize> Logic for MrWaiters<QP_BITS> {
             self.idx.d.next = 0.into();
             self.issued_all.d.next = false;
             self.s1_valid.d.next = false;
+            self.s2_valid.d.next = false;
             self.j1_valid.d.next = false;
+            self.j2_valid.d.next = false;
             self.wk_valid.d.next = false;
             self.joined.d.next = false;
             self.done_r.d.next = false;
@@ -383,6 +478,6 @@ impl<const QP_BITS: usize> Logic for MrWaiters<QP_BITS> {
         self.m_wake_valid.next = self.wk_valid.q.val() & self.fence_ok.val();
         self.m_wake_qpn.next = bit_cast::<24, QP_BITS>(self.wk_qpn.q.val());
         self.mon_hit.next = self.hit.val();
-        self.mon_hit_qpn.next = bit_cast::<24, QP_BITS>(self.s1_idx.q.val());
+        self.mon_hit_qpn.next = bit_cast::<24, QP_BITS>(self.s2_idx.q.val());
     }
 }

@@ -23,6 +23,7 @@ use odp_mmu::board::bridge::UartBridge;
 use odp_mmu::board::memory::BoardMemory;
 use odp_mmu::control::command::CommandUnit;
 use odp_mmu::control::inval::InvalUnit;
+use odp_mmu::control::mr_waiters::MrWaiters;
 use odp_mmu::control::{CsrCaps, CsrRegs};
 use odp_mmu::fault::events::EventRing;
 use odp_mmu::fault::fault_queue::DefaultFaultQueue;
@@ -171,6 +172,8 @@ enum Design {
     CommandUnit,
     /// The invalidation unit alone (`inval_unit`, 256 MRs; no flag applies)
     Inval,
+    /// The MR waiters alone (`mr_waiters`, 1024 QPs; no flag applies)
+    MrWaiters,
     /// The per-QP responder alone (`qp_responder`, 1024 QPs; no flag applies)
     Responder,
     /// The event-ring writer alone (`event_ring`; no flag applies)
@@ -209,6 +212,7 @@ impl Design {
             Design::Csr => "csr_regs",
             Design::CommandUnit => "command_unit",
             Design::Inval => "inval_unit",
+            Design::MrWaiters => "mr_waiters",
             Design::Responder => "qp_responder",
             Design::Events => "event_ring",
             Design::FaultQueue => "fault_queue",
@@ -244,6 +248,7 @@ impl Design {
             Design::Walker => "it is built with 8 walks",
             Design::CommandUnit => "it is built for 256 MRs",
             Design::Inval => "it is built for 256 MRs",
+            Design::MrWaiters => "it is built for 1024 QPs",
             Design::Responder => "it is built for 1024 QPs",
             Design::Events => "it has no size parameter",
             Design::FaultQueue => "it is built with 32 slots for 1024 QPs",
@@ -289,6 +294,7 @@ impl Design {
             Design::Csr => block(CsrRegs::new(&CsrCaps::from_params(params)), top),
             Design::CommandUnit => block(CommandUnit::<8>::new(), top),
             Design::Inval => block(InvalUnit::<8>::new(), top),
+            Design::MrWaiters => block(MrWaiters::<10>::new(), top),
             Design::Responder => block(QpResponder::<10>::new(), top),
             Design::Events => block(EventRing::new(), top),
             Design::FaultQueue => block(DefaultFaultQueue::new(), top),

@@ -281,7 +281,8 @@ struct Inputs {
     /// `plk_pending`: the answer to the pending lookup of three clocks ago.
     plk_pending: bool,
     mr_wr: Option<(u32, MrEntry)>,
-    inv_all: bool,
+    /// An invalidation offered: `(kind, mr, va_lo, va_hi, off_lo, off_hi)`.
+    inv: Option<Inv>,
     axi: SlaveOut,
     /// The request's RC context `(psn, rqpn, msn)` (zero without one).
     rc: (u32, u32, u32),
@@ -292,6 +293,9 @@ struct Inputs {
     /// The invalidation epoch (`epoch`), stamped on every lookup at c0.
     epoch: u8,
 }
+
+/// An invalidation: `(kind, mr, va_lo, va_hi, off_lo, off_hi)`.
+type Inv = (u8, u32, u64, u64, u64, u64);
 
 /// The responder's lookup at c2: `(qpn, psn, remote)`.
 type Qlk = (u32, u32, bool);
@@ -432,8 +436,14 @@ impl Backend {
         d.set("mr_wr_root", e.root as u128);
         d.set("mr_wr_levels_m1", e.levels_m1 as u128);
         d.set("mr_wr_state", e.state as u128);
-        d.set("inv_valid", i.inv_all as u128);
-        d.set("inv_kind", 0);
+        let (kind, mr, va_lo, va_hi, off_lo, off_hi) = i.inv.unwrap_or_default();
+        d.set("inv_valid", i.inv.is_some() as u128);
+        d.set("inv_kind", kind as u128);
+        d.set("inv_mr", mr as u128);
+        d.set("inv_va_lo", va_lo as u128);
+        d.set("inv_va_hi", va_hi as u128);
+        d.set("inv_off_lo", off_lo as u128);
+        d.set("inv_off_hi", off_hi as u128);
         self.axi.drive(d, &i.axi);
         d.settle();
         let m = self.axi.master_out(d);
@@ -554,7 +564,7 @@ struct Bench {
     req_pct: u32,
     rsp_pct: u32,
     inv_every: u64,
-    inv_pending: bool,
+    inv_pending: Option<Inv>,
     /// The epoch the bench drives on `epoch`: it moves on in random clocks,
     /// as the invalidation unit's does.
     epoch: u8,
@@ -619,7 +629,7 @@ impl Bench {
             inv_every,
             epoch: 0,
             epochs: Vec::new(),
-            inv_pending: false,
+            inv_pending: None,
             flt_pct: 70,
             pend_pct: 0,
             pend_salt: 0,
@@ -647,6 +657,29 @@ impl Bench {
         let off = (vpn << 12).wrapping_sub(e.base_va & !0xFFF);
         h % 100 < self.pend_pct as u64
             && walk(&self.w.mem, e.root, e.levels_m1, off) == Outcome::NotPresent
+    }
+
+    /// An invalidation (the memory does not change, so it only costs
+    /// refills and re-walks): ALL, a whole MR, or a range of pages around a
+    /// recent request, so that it meets walks in flight (and by its 2 MiB or
+    /// 1 GiB region, walks of huge leaves) while sparing others.
+    fn random_inv(&mut self) -> Inv {
+        let n = self.w.mrs.len() as u32;
+        match (self.rng.gen_range(0..10), self.recent.is_empty()) {
+            (0, _) => (0, 0, 0, 0, 0, 0),
+            (1..=2, _) | (_, true) => (1, self.rng.gen_range(0..n), 0, 0, 0, 0),
+            _ => {
+                let r = self.recent[self.rng.gen_range(0..self.recent.len())];
+                let mr = (r.key >> 8) & (n - 1);
+                let base = self.w.mrs[mr as usize].base_va & !0xFFF;
+                let shift = [12, 12, 12, 21, 30][self.rng.gen_range(0..5)];
+                let lo = (r.va >> shift << shift)
+                    .wrapping_sub(self.rng.gen_range(0..2u64) << shift)
+                    .wrapping_add(self.rng.gen_range(0..4096));
+                let hi = lo.wrapping_add(self.rng.gen_range(1..3u64 << shift));
+                (2, mr, lo, hi, lo.wrapping_sub(base), hi.wrapping_sub(base))
+            }
+        }
     }
 
     fn inputs(&mut self, ready: bool) -> Inputs {
@@ -688,10 +721,13 @@ impl Bench {
             }
             return i;
         }
-        if self.inv_every > 0 && self.rng.gen_range(0..self.inv_every) == 0 {
-            self.inv_pending = true;
+        if self.inv_pending.is_none()
+            && self.inv_every > 0
+            && self.rng.gen_range(0..self.inv_every) == 0
+        {
+            self.inv_pending = Some(self.random_inv());
         }
-        i.inv_all = self.inv_pending;
+        i.inv = self.inv_pending;
         if self.pending.is_none()
             && self.issuing
             && self.inflight.len() < 200
@@ -732,8 +768,8 @@ impl Bench {
             !o.tlb_refused,
             "clock {c}: a lookup reached the TLB while it was not ready"
         );
-        if i.inv_all && o.inv_ready {
-            self.inv_pending = false;
+        if i.inv.is_some() && o.inv_ready {
+            self.inv_pending = None;
         }
         let pend = o.plk.is_some_and(|(mr, vpn)| self.pending(mr, vpn));
         self.plk_q.push_back(pend);

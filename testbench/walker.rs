@@ -7,7 +7,8 @@
 //! its ID names, at most one per slot), `rready`, `done_valid` against the
 //! set of finished walks, every completion against the reference walk
 //! (`odp_mmu_workshop::models::page_table`), the `done_*` payload's stability under
-//! backpressure, the stale flags after `flush`, the orphan handling after
+//! backpressure, the stale flags after `flush` (which walks each command
+//! covers, by the leaf each finds) and the probe, the orphan handling after
 //! `rst`, and (through `AxiMonitor`) the AXI handshake rules on both sides.
 //!
 //! Directed tests run in lockstep (the rust-hdl model and the Verilated
@@ -51,6 +52,13 @@ struct Inputs {
     req_levels_m1: u8,
     done_ready: bool,
     flush: bool,
+    flush_kind: u8,
+    flush_mr: u8,
+    flush_off_lo: u64,
+    flush_off_hi: u64,
+    probe_mr: u8,
+    probe_off: u64,
+    probe_size: u8,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -67,14 +75,16 @@ struct Outputs {
     done_size: u8,
     done_writable: bool,
     done_stale: bool,
+    flush_busy: bool,
+    probe_stale: bool,
     /// The AXI4 read master (`m_axi_*`).
     axi: MasterOut,
 }
 
 odp_mmu_workshop::port_map!(WalkerPorts<const S: usize> for Walker<S> {
     clock: clock,
-    inputs: [rst, req_valid, req_mr, req_off, req_root, req_levels_m1, done_ready, flush],
-    outputs: [req_ready, req_id, req_coalesced, done_valid, done_id, done_status, done_mr, done_off, done_ppn, done_size, done_writable, done_stale],
+    inputs: [rst, req_valid, req_mr, req_off, req_root, req_levels_m1, done_ready, flush, flush_kind, flush_mr, flush_off_lo, flush_off_hi, probe_mr, probe_off, probe_size],
+    outputs: [req_ready, req_id, req_coalesced, done_valid, done_id, done_status, done_mr, done_off, done_ppn, done_size, done_writable, done_stale, flush_busy, probe_stale],
     bundles: [m_axi],
 });
 
@@ -90,6 +100,13 @@ fn cycle(d: &mut dyn Dut, axi: &AxiPorts, i: &Inputs, s: &SlaveOut, idle_r: RBea
     d.set("req_levels_m1", i.req_levels_m1 as u128);
     d.set("done_ready", i.done_ready as u128);
     d.set("flush", i.flush as u128);
+    d.set("flush_kind", i.flush_kind as u128);
+    d.set("flush_mr", i.flush_mr as u128);
+    d.set("flush_off_lo", i.flush_off_lo as u128);
+    d.set("flush_off_hi", i.flush_off_hi as u128);
+    d.set("probe_mr", i.probe_mr as u128);
+    d.set("probe_off", i.probe_off as u128);
+    d.set("probe_size", i.probe_size as u128);
     axi.drive(d, s);
     if s.r.is_none() {
         d.set("m_axi_rid", idle_r.id as u128);
@@ -111,6 +128,8 @@ fn cycle(d: &mut dyn Dut, axi: &AxiPorts, i: &Inputs, s: &SlaveOut, idle_r: RBea
         done_size: d.get("done_size") as u8,
         done_writable: d.is("done_writable"),
         done_stale: d.is("done_stale"),
+        flush_busy: d.is("flush_busy"),
+        probe_stale: d.is("probe_stale"),
         axi: axi.master_out(d),
     };
     d.tick();
@@ -148,6 +167,65 @@ struct Req {
     off: u64,
 }
 
+/// A flush command: `kind` 0 ALL, 1 BY_MR, 2 BY_MR_RANGE `[lo, hi)` in
+/// offset space, 3 none.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Flush {
+    kind: u8,
+    mr: u8,
+    lo: u64,
+    hi: u64,
+}
+
+/// What a flush covers of a walk of `mr` / `off`: (its own page, its 2 MiB
+/// region, its 1 GiB region). A region of `size` bytes is covered when it
+/// meets `[lo, hi)` (an empty range meets a region that straddles it).
+/// Walks compare `off` bits 47:12 (a walk in reach has zero above).
+fn covers(f: &Flush, mr: u8, off: u64) -> (bool, bool, bool) {
+    let off = off & ((1 << 48) - 1);
+    let meets = |shift: u32| {
+        let start = (off >> shift << shift) as u128;
+        start < f.hi as u128 && start + (1u128 << shift) > f.lo as u128
+    };
+    match f.kind {
+        0 => (true, false, false),
+        1 => (mr == f.mr, false, false),
+        2 if mr == f.mr => (meets(12), meets(21), meets(30)),
+        _ => (false, false, false),
+    }
+}
+
+/// Stale flags of a walk, by the size of the leaf it finds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct StaleFlags {
+    page: bool,
+    region2m: bool,
+    region1g: bool,
+}
+
+impl StaleFlags {
+    fn add(&mut self, (page, r2, r1): (bool, bool, bool)) {
+        self.page |= page;
+        self.region2m |= r2;
+        self.region1g |= r1;
+    }
+
+    /// Stale for a walk that ended in `outcome` (a failed walk by its page).
+    fn of(&self, outcome: &Outcome) -> bool {
+        match outcome {
+            Outcome::Ok {
+                size: PageSize::Size2M,
+                ..
+            } => self.page || self.region2m,
+            Outcome::Ok {
+                size: PageSize::Size1G,
+                ..
+            } => self.page || self.region1g,
+            _ => self.page,
+        }
+    }
+}
+
 /// The scoreboard's view of one slot.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum SlotModel {
@@ -172,7 +250,9 @@ struct Slot {
     st: SlotModel,
     mr: u8,
     off: u64,
-    stale: bool,
+    stale: StaleFlags,
+    /// A flush was compared with the walk.
+    flushed: bool,
     reqs: Vec<u64>,
     reads: usize,
     start_clock: u64,
@@ -185,7 +265,8 @@ impl Slot {
             st: SlotModel::Free,
             mr: 0,
             off: 0,
-            stale: false,
+            stale: StaleFlags::default(),
+            flushed: false,
             reqs: Vec::new(),
             reads: 0,
             start_clock: 0,
@@ -203,6 +284,8 @@ struct Completion {
     off: u64,
     outcome: Outcome,
     stale: bool,
+    /// A flush was compared with the walk (stale or not).
+    flushed: bool,
     /// Tags of every request answered by it.
     reqs: Vec<u64>,
     /// PTE reads the walk made.
@@ -231,8 +314,10 @@ struct Bench<D: Dut> {
     done_ready_pct: u32,
     /// Drive random junk on the request payload while req_valid is low.
     junk_payload: bool,
-    /// Pulse flush / rst on the next clock.
-    flush_next: bool,
+    /// Pulse flush (with this command) / rst on the next clock.
+    flush_next: Option<Flush>,
+    /// The flush of the last clock, compared in this one.
+    fl_pending: Option<Flush>,
     rst_next: bool,
     prev: Option<(Inputs, Outputs)>,
     completions: Vec<Completion>,
@@ -269,7 +354,8 @@ impl<D: Dut> Bench<D> {
             req_pct: 100,
             done_ready_pct: 100,
             junk_payload: false,
-            flush_next: false,
+            flush_next: None,
+            fl_pending: None,
             rst_next: false,
             prev: None,
             completions: Vec::new(),
@@ -338,12 +424,47 @@ impl<D: Dut> Bench<D> {
         if self.presented.is_none() && !self.queue.is_empty() && self.pct(self.req_pct) {
             self.presented = self.queue.pop_front();
         }
+        let f = self.flush_next.unwrap_or_default();
         let mut i = Inputs {
             rst: self.rst_next,
-            flush: self.flush_next,
+            flush: self.flush_next.is_some(),
+            flush_kind: f.kind,
+            flush_mr: f.mr,
+            flush_off_lo: f.lo,
+            flush_off_hi: f.hi,
             done_ready: self.pct(self.done_ready_pct),
             ..Default::default()
         };
+        if self.flush_next.is_none() && self.junk_payload {
+            i.flush_kind = self.rng.gen_range(0..4);
+            i.flush_mr = self.rng.gen();
+            i.flush_off_lo = self.rng.gen();
+            i.flush_off_hi = self.rng.gen();
+        }
+        // The probe: the pending flush's MR and a page near its range, or
+        // a random walk's, or junk.
+        let pf = self.fl_pending.unwrap_or_default();
+        (i.probe_mr, i.probe_off) = match self.rng.gen_range(0..4) {
+            0 => (self.rng.gen(), self.rng.gen()),
+            1 => {
+                let k = self.rng.gen_range(0..self.slots);
+                (self.model[k].mr, self.model[k].off)
+            }
+            _ => {
+                let bits = self.rng.gen_range(12..32);
+                let d = self.rng.gen_range(0..1u64 << bits);
+                let base = if self.rng.gen() { pf.lo } else { pf.hi };
+                (
+                    pf.mr,
+                    if self.rng.gen() {
+                        base.wrapping_add(d)
+                    } else {
+                        base.wrapping_sub(d)
+                    },
+                )
+            }
+        };
+        i.probe_size = self.rng.gen_range(0..3);
         // The R payload while rvalid is low: zero, or junk to be ignored.
         let mut idle_r = RBeat::default();
         if s.r.is_none() && self.junk_payload {
@@ -373,7 +494,7 @@ impl<D: Dut> Bench<D> {
         self.mem.edge(&o.axi);
         self.prev = Some((i, o));
         self.rst_next = false;
-        self.flush_next = false;
+        self.flush_next = None;
         self.clock += 1;
         o
     }
@@ -434,8 +555,9 @@ impl<D: Dut> Bench<D> {
             slot.first_done_clock.get_or_insert(c);
             assert_eq!(
                 (o.done_mr, o.done_off, o.done_stale),
-                (slot.mr, slot.off, slot.stale),
-                "clock {c}: completion of slot {id}: mr, off, stale"
+                (slot.mr, slot.off, slot.stale.of(&outcome)),
+                "clock {c}: completion of slot {id}: mr, off, stale ({:?})",
+                slot.stale
             );
             let got = decode(o);
             assert_eq!(
@@ -478,13 +600,27 @@ impl<D: Dut> Bench<D> {
                 );
             }
         }
+        assert_eq!(
+            o.flush_busy,
+            self.fl_pending.is_some(),
+            "clock {c}: flush_busy"
+        );
+        let probe_want = self.fl_pending.is_some_and(|f| {
+            let (page, r2, r1) = covers(&f, i.probe_mr, i.probe_off);
+            page || (i.probe_size == 1 && r2) || (i.probe_size == 2 && r1)
+        });
+        assert_eq!(
+            o.probe_stale, probe_want,
+            "clock {c}: probe_stale for mr {} off {:#x} size {} against {:x?}",
+            i.probe_mr, i.probe_off, i.probe_size, self.fl_pending
+        );
         if i.req_valid {
             let page = i.req_off >> 12;
             let matches: Vec<usize> = (0..n)
                 .filter(|&k| {
                     let s = &self.model[k];
                     matches!(s.st, SlotModel::Walking { .. })
-                        && !s.stale
+                        && !s.stale.page
                         && s.mr == i.req_mr
                         && s.off >> 12 == page
                 })
@@ -525,6 +661,9 @@ impl<D: Dut> Bench<D> {
         // R beat finishes a walk.
         let held = o.done_valid && !i.done_ready;
         let waiting = (0..n).any(|k| done_now[k] && !(o.done_valid && o.done_id as usize == k));
+        // The slots a pending flush is compared with: every one holding a
+        // walk before this edge.
+        let holding: Vec<bool> = self.model.iter().map(|s| s.st != SlotModel::Free).collect();
         let finishing =
             r_fire.is_some_and(|r| match self.model.get(r.id as usize).map(|s| &s.st) {
                 Some(SlotModel::Walking {
@@ -555,7 +694,7 @@ impl<D: Dut> Bench<D> {
                 } else {
                     SlotModel::Free
                 };
-                slot.stale = false;
+                slot.stale = StaleFlags::default();
             }
         } else {
             for slot in self.model.iter_mut() {
@@ -599,7 +738,8 @@ impl<D: Dut> Bench<D> {
                     mr: slot.mr,
                     off: slot.off,
                     outcome,
-                    stale: slot.stale,
+                    stale: slot.stale.of(&outcome),
+                    flushed: slot.flushed,
                     reqs: slot.reqs,
                     reads: slot.reads,
                     latency: slot.first_done_clock.unwrap() - slot.start_clock,
@@ -625,7 +765,8 @@ impl<D: Dut> Bench<D> {
                         },
                         mr: req.mr,
                         off: req.off,
-                        stale: false,
+                        stale: StaleFlags::default(),
+                        flushed: false,
                         reqs: vec![req.tag],
                         reads: 0,
                         start_clock: c,
@@ -633,14 +774,26 @@ impl<D: Dut> Bench<D> {
                     };
                 }
             }
-            if i.flush {
-                for slot in self.model.iter_mut() {
-                    if slot.st != SlotModel::Free {
-                        slot.stale = true;
+            if let Some(f) = self.fl_pending {
+                for (k, slot) in self.model.iter_mut().enumerate() {
+                    // A slot whose completion this edge takes is free now.
+                    if holding[k] && slot.st != SlotModel::Free {
+                        slot.stale.add(covers(&f, slot.mr, slot.off));
+                        slot.flushed = true;
                     }
                 }
             }
         }
+        self.fl_pending = if i.flush && !i.rst {
+            Some(Flush {
+                kind: i.flush_kind,
+                mr: i.flush_mr,
+                lo: i.flush_off_lo,
+                hi: i.flush_off_hi,
+            })
+        } else {
+            None
+        };
         // AR after R: a slot's next AR can not be accepted on the edge that
         // delivers its previous R (the walker presents it a clock later).
         if let Some(ar) = o.axi.ar.filter(|_| ar_fire) {
@@ -1010,12 +1163,16 @@ fn walker_flush_marks_walks_in_flight_stale() {
     let a = b.request(0, 0x1000);
     let bb = b.request(0, 0x2000);
     b.run(40);
-    // The driver remaps page 1, then the invalidation unit pulses flush.
+    // The driver remaps page 1, then the invalidation unit pulses flush
+    // (ALL).
     b.tables
         .map(&mut b.mem, t, 0x1000, PageSize::Size4K, frame(11), true);
-    b.flush_next = true;
+    b.flush_next = Some(Flush::default());
     b.step();
-    // A request for page 1 after the flush must not join the stale walk.
+    // The walker compares the flush in the next clock (a request offered
+    // then may still join the walk, and is answered stale with it); from
+    // the clock after, a request for page 1 must not join the stale walk.
+    b.step();
     let again = b.request(0, 0x1000);
     b.run_until_idle(10_000);
     assert!(b.completion_for(a).stale);
@@ -1045,16 +1202,136 @@ fn walker_flush_marks_walks_in_flight_stale() {
     b.run(200);
     assert!(b.model.iter().any(|s| matches!(s.st, SlotModel::Done(_))));
     let on_flush = b.request(0, 0x1000);
-    b.flush_next = true;
+    b.flush_next = Some(Flush::default());
     b.step();
     assert!(
         b.accepted.iter().any(|&(t, _, _)| t == on_flush),
         "accepted on the flush clock"
     );
+    // The caller takes no completion while the flush is compared
+    // (`flush_busy`).
+    b.step();
     b.done_ready_pct = 100;
     b.run_until_idle(10_000);
     assert!(b.completion_for(waiting).stale);
     assert!(b.completion_for(on_flush).stale);
+}
+
+/// A flush marks only the walks it covers, by the leaf each finds: a range
+/// of the walk's own page, a range in the 2 MiB / 1 GiB region of a walk
+/// whose leaf is that large, its MR, everything; not a walk of another page
+/// whose leaf is small, of another MR, a kind-3 command or a range above
+/// 2^48. Uncovered walks complete as usual and keep taking joiners.
+#[test]
+fn walker_flush_marks_only_the_walks_it_covers() {
+    let mut b = lockstep8(MemConfig::fixed(60));
+    let t = b.new_mr(0, 3);
+    let u = b.new_mr(1, 2);
+    let four_k = [0x1000, 0x5000, 0x4000_5000u64];
+    for (k, &off) in four_k.iter().enumerate() {
+        b.tables
+            .map(&mut b.mem, t, off, PageSize::Size4K, frame(k as u64), true);
+    }
+    b.tables.map(
+        &mut b.mem,
+        t,
+        0x40_0000,
+        PageSize::Size2M,
+        frame(0x200),
+        true,
+    );
+    b.tables.map(
+        &mut b.mem,
+        t,
+        0x8000_0000,
+        PageSize::Size1G,
+        frame(0x4_0000),
+        true,
+    );
+    b.tables
+        .map(&mut b.mem, u, 0x1000, PageSize::Size4K, frame(9), true);
+    let range = |lo: u64, hi: u64| Flush {
+        kind: 2,
+        mr: 0,
+        lo,
+        hi,
+    };
+    // Every flush comes while all six walks are reading memory.
+    let page = b.request(0, 0x1000);
+    let other_page = b.request(0, 0x5000);
+    let far_4k = b.request(0, 0x4000_5000);
+    let leaf_2m = b.request(0, 0x40_3000);
+    let leaf_1g = b.request(0, 0x8000_7000);
+    let other_mr = b.request(1, 0x1000);
+    b.run(20);
+    let flushes = [
+        range(0x1800, 0x1900),           // page 1 only
+        range(0x50_0000, 0x50_1000),     // the 2 MiB leaf's region, not its page
+        range(0x4000_0000, 0x4000_1000), // the 1 GiB region of far_4k, not its page
+        range(0xbfff_f000, 0xc000_0000), // the 1 GiB leaf's region, last page
+        range(1 << 48, u64::MAX),        // above what a walk reaches
+        Flush {
+            kind: 3,
+            ..range(0, u64::MAX)
+        }, // none
+        Flush {
+            kind: 1,
+            mr: 2,
+            lo: 0,
+            hi: 0,
+        }, // another MR, which walks nothing
+    ];
+    for f in flushes {
+        b.flush_next = Some(f);
+        b.step();
+        b.step();
+    }
+    // Joiners: a request for the covered page starts a fresh walk; one for
+    // a page only possibly stale (the 2 MiB leaf's) still joins.
+    let page_again = b.request(0, 0x1000);
+    let joins_2m = b.request(0, 0x40_3000);
+    let joins_other = b.request(0, 0x5000);
+    b.run(10);
+    b.run_until_idle(10_000);
+    let stale = |b: &Bench<_>, tag| b.completion_for(tag).stale;
+    assert!(stale(&b, page), "the range covers the walk's page");
+    assert!(!stale(&b, other_page), "another 4 KiB page of the MR");
+    assert!(
+        !stale(&b, far_4k),
+        "a 4 KiB leaf whose 1 GiB region the range meets"
+    );
+    assert!(
+        stale(&b, leaf_2m),
+        "a 2 MiB leaf whose region the range meets"
+    );
+    assert!(
+        stale(&b, leaf_1g),
+        "a 1 GiB leaf whose region the range meets"
+    );
+    assert!(!stale(&b, other_mr), "another MR");
+    assert!(!stale(&b, page_again), "a walk started after the flush");
+    let acc: HashMap<u64, bool> = b.accepted.iter().map(|&(t, _, c)| (t, c)).collect();
+    assert!(!acc[&page_again], "no join onto a walk of a covered page");
+    assert!(acc[&joins_2m], "a possibly stale walk still takes joiners");
+    assert!(acc[&joins_other], "an uncovered walk takes joiners");
+    assert_eq!(
+        b.completion_for(joins_2m).slot,
+        b.completion_for(leaf_2m).slot
+    );
+
+    // BY_MR covers every walk of its MR and none of another.
+    let m0 = b.request(0, 0x5000);
+    let m1 = b.request(1, 0x1000);
+    b.run(20);
+    b.flush_next = Some(Flush {
+        kind: 1,
+        mr: 1,
+        lo: 0,
+        hi: 0,
+    });
+    b.run_until_idle(10_000);
+    assert!(!stale(&b, m0));
+    assert!(stale(&b, m1));
 }
 
 #[test]
@@ -1298,6 +1575,46 @@ fn random_request<D: Dut>(b: &mut Bench<D>, rng: &mut StdRng, hot: &[(u8, Vec<u6
     b.request(*mr, off);
 }
 
+/// A random flush command: mostly a range around a walk in flight (its
+/// page, a few pages, its 2 MiB or 1 GiB region, unaligned ends), sometimes
+/// its whole MR, everything, kind 3, or a range far above.
+fn random_flush<D: Dut>(b: &Bench<D>, rng: &mut StdRng) -> Flush {
+    let k = rng.gen_range(0..b.slots);
+    let (mr, off) = (b.model[k].mr, b.model[k].off);
+    match rng.gen_range(0..20) {
+        0 => Flush::default(),
+        1..=2 => Flush {
+            kind: 1,
+            mr: if rng.gen() { mr } else { rng.gen() },
+            ..Flush::default()
+        },
+        3 => Flush {
+            kind: 3,
+            mr,
+            lo: 0,
+            hi: u64::MAX,
+        },
+        4 => Flush {
+            kind: 2,
+            mr,
+            lo: (rng.gen::<u64>() | 1 << 48) >> rng.gen_range(0..2),
+            hi: u64::MAX,
+        },
+        _ => {
+            let shift = [12, 12, 21, 30][rng.gen_range(0..4)];
+            let at = (off >> shift << shift)
+                .wrapping_add((rng.gen_range(0..5u64) << shift).wrapping_sub(2 << shift))
+                .wrapping_add(rng.gen_range(0..4096));
+            Flush {
+                kind: 2,
+                mr,
+                lo: at,
+                hi: at.wrapping_add(rng.gen_range(1..3u64 << shift)),
+            }
+        }
+    }
+}
+
 /// Runs `clocks` random clocks; every completion is checked against the
 /// reference walk (the bench also checks every clock cycle-exactly).
 fn random_run<D: Dut>(dut: D, slots: usize, clocks: u64, latency: (u64, u64), seed: u64) -> String {
@@ -1310,6 +1627,7 @@ fn random_run<D: Dut>(dut: D, slots: usize, clocks: u64, latency: (u64, u64), se
     let start = std::time::Instant::now();
     let mut checked = 0usize;
     let mut stale = 0usize;
+    let mut spared = 0usize;
     let mut coalesced = 0usize;
     let mut resets = 0usize;
     let mut outcomes = [0u64; 3];
@@ -1318,6 +1636,7 @@ fn random_run<D: Dut>(dut: D, slots: usize, clocks: u64, latency: (u64, u64), se
             ("requests answered", checked as u64, 100),
             ("coalesced requests", coalesced as u64, 1),
             ("stale walks", stale as u64, 1),
+            ("walks a flush spared", spared as u64, 1),
             ("resets", resets as u64, 2),
             ("leaf found", outcomes[0], 1),
             ("page not present", outcomes[1], 1),
@@ -1332,8 +1651,8 @@ fn random_run<D: Dut>(dut: D, slots: usize, clocks: u64, latency: (u64, u64), se
         if b.queue.len() < 4 {
             random_request(&mut b, &mut rng, &hot);
         }
-        if rng.gen_range(0..3000) == 0 {
-            b.flush_next = true;
+        if rng.gen_range(0..300) == 0 {
+            b.flush_next = Some(random_flush(&b, &mut rng));
         }
         if rng.gen_range(0..5_000) == 0 {
             b.rst_next = true;
@@ -1359,11 +1678,12 @@ fn random_run<D: Dut>(dut: D, slots: usize, clocks: u64, latency: (u64, u64), se
                 Outcome::Fatal => 2,
             }] += 1;
             stale += c.stale as usize;
+            spared += (c.flushed && !c.stale) as usize;
             coalesced += c.reqs.len() - 1;
         }
     }
     format!(
-        "{} clocks in {:.1} s: {checked} requests answered ({coalesced} coalesced, {stale} stale walks), {resets} resets, max walks in flight {}, max reads in flight {}",
+        "{} clocks in {:.1} s: {checked} requests answered ({coalesced} coalesced, {stale} stale walks, {spared} walks a flush spared), {resets} resets, max walks in flight {}, max reads in flight {}",
         b.clock,
         start.elapsed().as_secs_f64(),
         b.max_walks_in_flight,

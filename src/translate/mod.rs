@@ -163,8 +163,8 @@ pub struct Translator<
     /// MR state changes (MR_SET_STATE), passed to the MR table.
     pub mr_st: MrStateIn<MR_BITS>,
 
-    /// TLB invalidation (`inv_*`); an accepted one also makes every walk in
-    /// flight stale.
+    /// TLB invalidation (`inv_*`); an accepted one also makes the walks in
+    /// flight that it covers stale (`docs/walker.md`, "flush").
     pub inv: InvalidateIn<MR_BITS>,
 
     /// AXI4 read master for the walker's page-table reads (`m_axi_*`).
@@ -420,7 +420,10 @@ pub struct Translator<
     wf_coal: DFF<Bit>,
     // Walk completion, registered as the walker hands it over (`dr_*`): the
     // TLB fill and the slot table's update start from these registers. A
-    // completion held here when an invalidation is accepted becomes stale
+    // completion held here when an invalidation is accepted is judged
+    // against it with the walker's probe in the next clock (`flush_busy`),
+    // and becomes stale if the invalidation covers it, as the walks still in
+    // the walker do.
     // (its requests walk again), as the walks still in the walker do.
     dr_valid: DFF<Bit>,
     dr_id: DFF<Bits<3>>,
@@ -1027,6 +1030,13 @@ impl<
         MrStateIn::<MR_BITS>::link(&mut self.mr_st, &mut self.mr.st);
         InvalidateIn::<MR_BITS>::link(&mut self.inv, &mut self.tlb.inv);
         self.walker.flush.next = self.inv.valid.val() & self.inv.ready.val();
+        self.walker.flush_kind.next = self.inv.kind.val();
+        self.walker.flush_mr.next = bit_cast::<8, MR_BITS>(self.inv.mr.val());
+        self.walker.flush_off_lo.next = self.inv.off_lo.val();
+        self.walker.flush_off_hi.next = self.inv.off_hi.val();
+        self.walker.probe_mr.next = self.dr_mr.q.val();
+        self.walker.probe_off.next = self.dr_off.q.val();
+        self.walker.probe_size.next = self.dr_size.q.val();
 
         // ---- AXI read master is the walker's ----
         AxiReadMaster::link(&mut self.m_axi, &mut self.walker.m_axi);
@@ -1770,11 +1780,19 @@ impl<
         }
 
         // ---- walk completion: fill the TLB, wake the requests waiting ----
-        self.w_fill.next =
-            self.dr_valid.q.val() & (self.dr_status.q.val() == 0) & (!self.dr_stale.q.val()); // = walker::STATUS_OK
-        self.dr_take.next =
-            self.dr_valid.q.val() & ((!self.w_fill.val()) | self.tlb.fill_ready.val());
-        self.walker.done_ready.next = (!self.dr_valid.q.val()) | self.dr_take.val();
+        // In the clock after an accepted invalidation (`flush_busy`) the
+        // completion held here is judged against it and nothing moves: no
+        // fill, no release, no new completion (the walker's `done_stale`
+        // does not include that invalidation yet).
+        self.w_fill.next = self.dr_valid.q.val()
+            & (self.dr_status.q.val() == 0) // = walker::STATUS_OK
+            & (!self.dr_stale.q.val())
+            & (!self.walker.flush_busy.val());
+        self.dr_take.next = self.dr_valid.q.val()
+            & (!self.walker.flush_busy.val())
+            & ((!self.w_fill.val()) | self.tlb.fill_ready.val());
+        self.walker.done_ready.next =
+            ((!self.dr_valid.q.val()) | self.dr_take.val()) & (!self.walker.flush_busy.val());
         if self.dr_take.val() {
             self.dr_valid.d.next = false;
         }
@@ -1787,10 +1805,9 @@ impl<
             self.dr_ppn.d.next = self.walker.done_ppn.val();
             self.dr_size.d.next = self.walker.done_size.val();
             self.dr_w.d.next = self.walker.done_writable.val();
-            self.dr_stale.d.next =
-                self.walker.done_stale.val() | (self.inv.valid.val() & self.inv.ready.val());
-        } else if self.inv.valid.val() & self.inv.ready.val() {
-            self.dr_stale.d.next = true;
+            self.dr_stale.d.next = self.walker.done_stale.val();
+        } else if self.walker.flush_busy.val() {
+            self.dr_stale.d.next = self.dr_stale.q.val() | self.walker.probe_stale.val();
         }
         self.tlb.fill_valid.next = self.w_fill.val();
         self.tlb.fill_mr.next = self.dr_mr.q.val().get_bits::<MR_BITS>(0);

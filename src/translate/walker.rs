@@ -30,6 +30,117 @@ pub const STATUS_NOT_PRESENT: u64 = 1;
 /// the reserved H bit, or `off` lies beyond what the tree reaches.
 pub const STATUS_FATAL: u64 = 2;
 
+/// Which of a walk's possible leaves a flush covers: the combinational
+/// range compare of one walk slot (or of the caller's probe) against the
+/// flush command the walker registered (`fl_*`).
+///
+/// `off` is the walk's offset; only bits 47:12 are compared (a walk in
+/// reach has `off < 2^48`). The outputs are independent of the leaf's size,
+/// which is known only when the walk ends:
+///
+/// - `page`: the flush covers the walk's 4 KiB page, or its whole MR, or
+///   everything. Whatever leaf the walk finds covers that page, so the walk
+///   is stale.
+/// - `in2m` / `in1g`: the flush range meets the 2 MiB / 1 GiB region around
+///   `off`: the walk is stale if its leaf turns out to be that large.
+///
+/// A region `n` of `2^s` bytes meets `[off_lo, off_hi)` when
+/// `n >= off_lo >> s` and `n < ceil(off_hi / 2^s)`, that is `n < off_hi >>
+/// s`, or equal to it with `off_hi`'s bits below `s` not all zero (`frac*`).
+/// The three sizes share one compare: the page number (bits 47:12) is
+/// compared in three chunks, 47:30 (1 GiB), 29:21 and 20:12, and each size
+/// combines the chunks above its own.
+#[derive(LogicBlock, Default)]
+pub struct FlushMatch {
+    /// The flush is an ALL.
+    pub all: Signal<In, Bit>,
+    /// The flush is a BY_MR.
+    pub by_mr: Signal<In, Bit>,
+    /// The flush is a BY_MR_RANGE whose `off_lo` is below `2^48`.
+    pub range: Signal<In, Bit>,
+    /// The flush's MR.
+    pub fl_mr: Signal<In, Bits<8>>,
+    /// `off_lo` bits 47:12.
+    pub lo: Signal<In, Bits<36>>,
+    /// `off_hi` bits 47:12.
+    pub hi: Signal<In, Bits<36>>,
+    /// `off_hi >= 2^48`: no upper bound.
+    pub hi_big: Signal<In, Bit>,
+    /// `off_hi` bits 11:0 not all zero.
+    pub frac4: Signal<In, Bit>,
+    /// `off_hi` bits 20:0 not all zero.
+    pub frac2: Signal<In, Bit>,
+    /// `off_hi` bits 29:0 not all zero.
+    pub frac1: Signal<In, Bit>,
+    /// The walk's MR.
+    pub mr: Signal<In, Bits<8>>,
+    /// The walk's offset.
+    pub off: Signal<In, Bits<64>>,
+    /// The walk is stale whatever its leaf.
+    pub page: Signal<Out, Bit>,
+    /// The walk is stale if its leaf is 2 MiB.
+    pub in2m: Signal<Out, Bit>,
+    /// The walk is stale if its leaf is 1 GiB.
+    pub in1g: Signal<Out, Bit>,
+    mr_eq: Signal<Local, Bit>,
+    a_gt_lo: Signal<Local, Bit>,
+    a_eq_lo: Signal<Local, Bit>,
+    b_gt_lo: Signal<Local, Bit>,
+    b_eq_lo: Signal<Local, Bit>,
+    c_ge_lo: Signal<Local, Bit>,
+    a_lt_hi: Signal<Local, Bit>,
+    a_eq_hi: Signal<Local, Bit>,
+    b_lt_hi: Signal<Local, Bit>,
+    b_eq_hi: Signal<Local, Bit>,
+    c_lt_hi: Signal<Local, Bit>,
+    c_eq_hi: Signal<Local, Bit>,
+    ge2: Signal<Local, Bit>,
+    lt2: Signal<Local, Bit>,
+}
+
+impl Logic for FlushMatch {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.mr_eq.next = self.mr.val() == self.fl_mr.val();
+        // Chunks of the page number: a = bits 47:30, b = 29:21, c = 20:12.
+        self.a_gt_lo.next = self.off.val().get_bits::<18>(30) > self.lo.val().get_bits::<18>(18);
+        self.a_eq_lo.next = self.off.val().get_bits::<18>(30) == self.lo.val().get_bits::<18>(18);
+        self.b_gt_lo.next = self.off.val().get_bits::<9>(21) > self.lo.val().get_bits::<9>(9);
+        self.b_eq_lo.next = self.off.val().get_bits::<9>(21) == self.lo.val().get_bits::<9>(9);
+        self.c_ge_lo.next = self.off.val().get_bits::<9>(12) >= self.lo.val().get_bits::<9>(0);
+        self.a_lt_hi.next = self.off.val().get_bits::<18>(30) < self.hi.val().get_bits::<18>(18);
+        self.a_eq_hi.next = self.off.val().get_bits::<18>(30) == self.hi.val().get_bits::<18>(18);
+        self.b_lt_hi.next = self.off.val().get_bits::<9>(21) < self.hi.val().get_bits::<9>(9);
+        self.b_eq_hi.next = self.off.val().get_bits::<9>(21) == self.hi.val().get_bits::<9>(9);
+        self.c_lt_hi.next = self.off.val().get_bits::<9>(12) < self.hi.val().get_bits::<9>(0);
+        self.c_eq_hi.next = self.off.val().get_bits::<9>(12) == self.hi.val().get_bits::<9>(0);
+        self.ge2.next = self.b_gt_lo.val() | self.b_eq_lo.val();
+        self.lt2.next = self.b_lt_hi.val() | (self.b_eq_hi.val() & self.frac2.val());
+        self.page.next = self.all.val()
+            | (self.by_mr.val() & self.mr_eq.val())
+            | (self.range.val()
+                & self.mr_eq.val()
+                & (self.a_gt_lo.val()
+                    | (self.a_eq_lo.val()
+                        & (self.b_gt_lo.val() | (self.b_eq_lo.val() & self.c_ge_lo.val()))))
+                & (self.hi_big.val()
+                    | self.a_lt_hi.val()
+                    | (self.a_eq_hi.val()
+                        & (self.b_lt_hi.val()
+                            | (self.b_eq_hi.val()
+                                & (self.c_lt_hi.val()
+                                    | (self.c_eq_hi.val() & self.frac4.val())))))));
+        self.in2m.next = self.range.val()
+            & self.mr_eq.val()
+            & (self.a_gt_lo.val() | (self.a_eq_lo.val() & self.ge2.val()))
+            & (self.hi_big.val() | self.a_lt_hi.val() | (self.a_eq_hi.val() & self.lt2.val()));
+        self.in1g.next = self.range.val()
+            & self.mr_eq.val()
+            & (self.a_gt_lo.val() | self.a_eq_lo.val())
+            & (self.hi_big.val() | self.a_lt_hi.val() | (self.a_eq_hi.val() & self.frac1.val()));
+    }
+}
+
 /// Page-table walker with `SLOTS` concurrent walks (1..=8; the product's
 /// default is 8).
 ///
@@ -70,11 +181,32 @@ pub const STATUS_FATAL: u64 = 2;
 ///   (sample it at the handshake); the slot is free from the edge that
 ///   accepts its completion. `done_valid`/`done_id` are registers and the
 ///   payload a one-hot mux of registers.
-/// - `flush`: one-clock pulse from the invalidation unit. Every walk that
-///   holds a slot at that clock, including one accepted on that very clock
-///   and one whose completion is waiting, completes with `done_stale` = 1;
-///   the caller must not fill its TLB from it. A stale walk accepts no
-///   further coalescing: a later request for its page starts a fresh walk.
+/// - Flush (`flush`, `flush_kind`, `flush_mr`, `flush_off_lo`,
+///   `flush_off_hi`): one-clock pulse from the invalidation, with its
+///   command: kind 0 ALL, 1 BY_MR, 2 BY_MR_RANGE (`[off_lo, off_hi)` in the
+///   MR's offset space), 3 none (the TLB's codes). The walker registers
+///   the command (`flush_busy` is high in the next clock) and compares it,
+///   in that next clock, with every walk holding a slot then, which
+///   includes every walk that held one in the pulse's clock and one
+///   accepted on that very clock. A walk it covers completes with
+///   `done_stale` = 1; the caller must not fill its TLB from it. Covered
+///   means: ALL; BY_MR of the walk's MR; BY_MR_RANGE of its MR whose range
+///   meets the leaf the walk finds (its 4 KiB page, 2 MiB or 1 GiB region by
+///   the leaf's size; a walk that fails is judged by its 4 KiB page). Walks
+///   of other pages complete as usual: a stream of invalidations of other
+///   pages never restarts a walk. A walk whose own page is covered accepts
+///   no further coalescing: a later request for its page starts a fresh
+///   walk. An empty range (`off_hi <= off_lo`) may mark walks of the pages
+///   around it (the invalidation unit refuses empty ranges); one with
+///   `off_lo >= 2^48` marks nothing.
+/// - `flush_busy`: the command of the last clock's pulse is being compared.
+///   A completion taken in this clock was chosen before it, so its
+///   `done_stale` does not include it: the caller holds `done_ready` low,
+///   and judges a completion it has already taken with the probe.
+/// - Probe (`probe_mr`, `probe_off`, `probe_size`, `probe_stale`): the same
+///   compare for one completion the caller holds (its MR, offset and leaf
+///   size code, 0 for a failed walk): `probe_stale` is high when
+///   `flush_busy` and the command covers it. Combinational.
 /// - AXI4 read master (`m_axi_ar*`, `m_axi_r*`): single-beat reads
 ///   (`arlen` 0, `arsize` 3 = 8 bytes, `arburst` INCR), `arid` = slot,
 ///   at most one read per slot in flight, data accepted in any order across
@@ -120,11 +252,12 @@ pub const STATUS_FATAL: u64 = 2;
 ///   `m_axi_arready` (also across `rst`); same for `done_valid` and its
 ///   payload, except that `rst` withdraws a pending completion and `flush`
 ///   may raise `done_stale` (never lower it).
-/// - Among walks that are not stale, at most one per (`mr`, `off[63:12]`)
-///   is reading memory at any time.
+/// - Among walks whose own page no flush covered, at most one per (`mr`,
+///   `off[63:12]`) is reading memory at any time.
 /// - Coalescing assumes `req_root`/`req_levels_m1` are a function of `req_mr`
 ///   while a walk of that MR is in flight; rewriting an MR must be followed
-///   by a `flush` (the stale walks then accept no new requests).
+///   by a BY_MR or ALL `flush` (the stale walks then accept no new
+///   requests).
 ///
 /// # Bad input
 ///
@@ -174,11 +307,31 @@ pub struct Walker<const SLOTS: usize> {
     pub done_size: Signal<Out, Bits<2>>,
     /// Leaf W bit; 0 unless OK.
     pub done_writable: Signal<Out, Bit>,
-    /// A `flush` happened while this walk held its slot: do not cache it.
+    /// A `flush` covering this walk's leaf happened while the walk held its
+    /// slot: do not cache it.
     pub done_stale: Signal<Out, Bit>,
 
-    /// One-clock pulse: mark every walk holding a slot stale.
+    /// One-clock pulse: mark the walks holding a slot that the command
+    /// (`flush_*`) covers stale.
     pub flush: Signal<In, Bit>,
+    /// 0 ALL, 1 BY_MR, 2 BY_MR_RANGE, 3 none.
+    pub flush_kind: Signal<In, Bits<2>>,
+    /// MR of BY_MR and BY_MR_RANGE.
+    pub flush_mr: Signal<In, Bits<8>>,
+    /// Start of the BY_MR_RANGE range, in the MR's offset space.
+    pub flush_off_lo: Signal<In, Bits<64>>,
+    /// End (exclusive) of the BY_MR_RANGE range.
+    pub flush_off_hi: Signal<In, Bits<64>>,
+    /// The last clock's flush is being compared: take no completion now.
+    pub flush_busy: Signal<Out, Bit>,
+    /// Probe: MR of a completion the caller holds.
+    pub probe_mr: Signal<In, Bits<8>>,
+    /// Probe: its offset.
+    pub probe_off: Signal<In, Bits<64>>,
+    /// Probe: its leaf size code (0 for a failed walk).
+    pub probe_size: Signal<In, Bits<2>>,
+    /// The flush being compared (`flush_busy`) covers the probe.
+    pub probe_stale: Signal<Out, Bit>,
 
     /// AXI4 read master for the page-table reads (`m_axi_*`).
     pub m_axi: AxiReadMaster,
@@ -187,7 +340,12 @@ pub struct Walker<const SLOTS: usize> {
     state: [DFF<SlotState>; SLOTS],
     /// The slot's walk was cancelled by `rst` with a read still on the bus.
     orphan: [DFF<Bit>; SLOTS],
+    /// A flush covered the walk's own page (or its MR, or everything).
     stale: [DFF<Bit>; SLOTS],
+    /// A flush met the 2 MiB region around the walk's page.
+    stale2m: [DFF<Bit>; SLOTS],
+    /// A flush met the 1 GiB region around the walk's page.
+    stale1g: [DFF<Bit>; SLOTS],
     mr: [DFF<Bits<8>>; SLOTS],
     off: [DFF<Bits<64>>; SLOTS],
     /// Level of the table being read (Issue/Wait) or of the leaf (Done).
@@ -213,6 +371,21 @@ pub struct Walker<const SLOTS: usize> {
     done_rr: DFF<Bits<3>>,
     // Speculative allocation: the slot given to a request that coalesced.
     cancel: [DFF<Bit>; SLOTS],
+    // The flush command of the last clock, bounds in page units
+    // (`FlushMatch`).
+    fl_valid: DFF<Bit>,
+    fl_all: DFF<Bit>,
+    fl_by_mr: DFF<Bit>,
+    fl_range: DFF<Bit>,
+    fl_mr: DFF<Bits<8>>,
+    fl_lo: DFF<Bits<36>>,
+    fl_hi: DFF<Bits<36>>,
+    fl_hi_big: DFF<Bit>,
+    fl_frac4: DFF<Bit>,
+    fl_frac2: DFF<Bit>,
+    fl_frac1: DFF<Bit>,
+    fm: [FlushMatch; SLOTS],
+    fm_probe: FlushMatch,
 
     // Combinational helpers.
     match_found: Signal<Local, Bit>,
@@ -253,6 +426,7 @@ pub struct Walker<const SLOTS: usize> {
     slot_free: [Signal<Local, Bit>; SLOTS],
     req_off_high_zero: Signal<Local, Bit>,
     pte_frame: Signal<Local, Bits<52>>,
+    slot_stale: [Signal<Local, Bit>; SLOTS],
 }
 
 impl<const SLOTS: usize> Walker<SLOTS> {
@@ -284,10 +458,21 @@ impl<const SLOTS: usize> Walker<SLOTS> {
             done_writable: Default::default(),
             done_stale: Default::default(),
             flush: Default::default(),
+            flush_kind: Default::default(),
+            flush_mr: Default::default(),
+            flush_off_lo: Default::default(),
+            flush_off_hi: Default::default(),
+            flush_busy: Default::default(),
+            probe_mr: Default::default(),
+            probe_off: Default::default(),
+            probe_size: Default::default(),
+            probe_stale: Default::default(),
             m_axi: Default::default(),
             state: std::array::from_fn(|_| Default::default()),
             orphan: std::array::from_fn(|_| Default::default()),
             stale: std::array::from_fn(|_| Default::default()),
+            stale2m: std::array::from_fn(|_| Default::default()),
+            stale1g: std::array::from_fn(|_| Default::default()),
             mr: std::array::from_fn(|_| Default::default()),
             off: std::array::from_fn(|_| Default::default()),
             level: std::array::from_fn(|_| Default::default()),
@@ -304,6 +489,19 @@ impl<const SLOTS: usize> Walker<SLOTS> {
             done_cur: Default::default(),
             done_rr: Default::default(),
             cancel: std::array::from_fn(|_| Default::default()),
+            fl_valid: Default::default(),
+            fl_all: Default::default(),
+            fl_by_mr: Default::default(),
+            fl_range: Default::default(),
+            fl_mr: Default::default(),
+            fl_lo: Default::default(),
+            fl_hi: Default::default(),
+            fl_hi_big: Default::default(),
+            fl_frac4: Default::default(),
+            fl_frac2: Default::default(),
+            fl_frac1: Default::default(),
+            fm: std::array::from_fn(|_| Default::default()),
+            fm_probe: Default::default(),
             match_found: Default::default(),
             match_id: Default::default(),
             free_found: Default::default(),
@@ -342,6 +540,7 @@ impl<const SLOTS: usize> Walker<SLOTS> {
             slot_free: std::array::from_fn(|_| Default::default()),
             req_off_high_zero: Default::default(),
             pte_frame: Default::default(),
+            slot_stale: std::array::from_fn(|_| Default::default()),
         }
     }
 }
@@ -381,7 +580,18 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
             ar_addr,
             done_present,
             done_cur,
-            done_rr
+            done_rr,
+            fl_valid,
+            fl_all,
+            fl_by_mr,
+            fl_range,
+            fl_mr,
+            fl_lo,
+            fl_hi,
+            fl_hi_big,
+            fl_frac4,
+            fl_frac2,
+            fl_frac1
         );
         for i in 0..SLOTS {
             self.cancel[i].clock.next = self.clock.val();
@@ -391,6 +601,8 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
             self.state[i].clock.next = self.clock.val();
             self.orphan[i].clock.next = self.clock.val();
             self.stale[i].clock.next = self.clock.val();
+            self.stale2m[i].clock.next = self.clock.val();
+            self.stale1g[i].clock.next = self.clock.val();
             self.mr[i].clock.next = self.clock.val();
             self.off[i].clock.next = self.clock.val();
             self.level[i].clock.next = self.clock.val();
@@ -402,6 +614,8 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
             self.state[i].d.next = self.state[i].q.val();
             self.orphan[i].d.next = self.orphan[i].q.val();
             self.stale[i].d.next = self.stale[i].q.val();
+            self.stale2m[i].d.next = self.stale2m[i].q.val();
+            self.stale1g[i].d.next = self.stale1g[i].q.val();
             self.mr[i].d.next = self.mr[i].q.val();
             self.off[i].d.next = self.off[i].q.val();
             self.level[i].d.next = self.level[i].q.val();
@@ -411,6 +625,58 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
             self.unreachable[i].d.next = self.unreachable[i].q.val();
             self.writable[i].d.next = self.writable[i].q.val();
         }
+
+        // ---- Flush: register the command (bits 47:12 of its bounds and
+        // the flags the compare needs), then compare it with every slot in
+        // the next clock.
+        self.fl_valid.d.next = self.flush.val() & !self.rst.val();
+        self.fl_all.d.next = self.flush_kind.val() == 0;
+        self.fl_by_mr.d.next = self.flush_kind.val() == 1;
+        self.fl_range.d.next =
+            (self.flush_kind.val() == 2) & !self.flush_off_lo.val().get_bits::<16>(48).any();
+        self.fl_mr.d.next = self.flush_mr.val();
+        self.fl_lo.d.next = self.flush_off_lo.val().get_bits::<36>(12);
+        self.fl_hi.d.next = self.flush_off_hi.val().get_bits::<36>(12);
+        self.fl_hi_big.d.next = self.flush_off_hi.val().get_bits::<16>(48).any();
+        self.fl_frac4.d.next = self.flush_off_hi.val().get_bits::<12>(0).any();
+        self.fl_frac2.d.next = self.flush_off_hi.val().get_bits::<21>(0).any();
+        self.fl_frac1.d.next = self.flush_off_hi.val().get_bits::<30>(0).any();
+        for i in 0..SLOTS {
+            self.fm[i].all.next = self.fl_all.q.val();
+            self.fm[i].by_mr.next = self.fl_by_mr.q.val();
+            self.fm[i].range.next = self.fl_range.q.val();
+            self.fm[i].fl_mr.next = self.fl_mr.q.val();
+            self.fm[i].lo.next = self.fl_lo.q.val();
+            self.fm[i].hi.next = self.fl_hi.q.val();
+            self.fm[i].hi_big.next = self.fl_hi_big.q.val();
+            self.fm[i].frac4.next = self.fl_frac4.q.val();
+            self.fm[i].frac2.next = self.fl_frac2.q.val();
+            self.fm[i].frac1.next = self.fl_frac1.q.val();
+            self.fm[i].mr.next = self.mr[i].q.val();
+            self.fm[i].off.next = self.off[i].q.val();
+            // Stale as the completion reports it: by the leaf's size
+            // (`level` of a Done slot; 0 for a failed walk).
+            self.slot_stale[i].next = self.stale[i].q.val()
+                | (self.stale2m[i].q.val() & (self.level[i].q.val() == 1))
+                | (self.stale1g[i].q.val() & (self.level[i].q.val() == 2));
+        }
+        self.fm_probe.all.next = self.fl_all.q.val();
+        self.fm_probe.by_mr.next = self.fl_by_mr.q.val();
+        self.fm_probe.range.next = self.fl_range.q.val();
+        self.fm_probe.fl_mr.next = self.fl_mr.q.val();
+        self.fm_probe.lo.next = self.fl_lo.q.val();
+        self.fm_probe.hi.next = self.fl_hi.q.val();
+        self.fm_probe.hi_big.next = self.fl_hi_big.q.val();
+        self.fm_probe.frac4.next = self.fl_frac4.q.val();
+        self.fm_probe.frac2.next = self.fl_frac2.q.val();
+        self.fm_probe.frac1.next = self.fl_frac1.q.val();
+        self.fm_probe.mr.next = self.probe_mr.val();
+        self.fm_probe.off.next = self.probe_off.val();
+        self.flush_busy.next = self.fl_valid.q.val();
+        self.probe_stale.next = self.fl_valid.q.val()
+            & (self.fm_probe.page.val()
+                | (self.fm_probe.in2m.val() & (self.probe_size.val() == 1))
+                | (self.fm_probe.in1g.val() & (self.probe_size.val() == 2)));
 
         // ---- Request side: coalesce onto a walk still reading memory (not
         // stale, not orphaned), else take the lowest free slot.
@@ -658,7 +924,7 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
                 self.done_ppn.next = self.done_ppn.val() | self.frame[i].q.val();
                 self.done_size.next = self.done_size.val() | self.level[i].q.val();
                 self.done_writable.next = self.done_writable.val() | self.writable[i].q.val();
-                self.done_stale.next = self.done_stale.val() | self.stale[i].q.val();
+                self.done_stale.next = self.done_stale.val() | self.slot_stale[i].val();
             }
         }
         self.done_fire.next = self.done_valid.val() & self.done_ready.val();
@@ -687,6 +953,8 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
                 self.state[i].d.next = SlotState::Free;
                 self.orphan[i].d.next = false;
                 self.stale[i].d.next = false;
+                self.stale2m[i].d.next = false;
+                self.stale1g[i].d.next = false;
                 // A slot in Wait has its AR accepted or held in the AR
                 // register: its R beat will come.
                 if (self.state[i].q.val() == SlotState::Wait) & !self.r_hit[i].val() {
@@ -694,8 +962,10 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
                     self.orphan[i].d.next = true;
                 }
             } else {
-                if self.flush.val() {
-                    self.stale[i].d.next = true;
+                if self.fl_valid.q.val() {
+                    self.stale[i].d.next = self.stale[i].q.val() | self.fm[i].page.val();
+                    self.stale2m[i].d.next = self.stale2m[i].q.val() | self.fm[i].in2m.val();
+                    self.stale1g[i].d.next = self.stale1g[i].q.val() | self.fm[i].in1g.val();
                 }
                 if self.slot_free[i].val() {
                     // A free slot's registers are don't-care, so it loads
@@ -703,7 +973,9 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
                     self.state[i].d.next = SlotState::Free;
                     self.mr[i].d.next = self.req_mr.val();
                     self.off[i].d.next = self.req_off.val();
-                    self.stale[i].d.next = self.flush.val();
+                    self.stale[i].d.next = false;
+                    self.stale2m[i].d.next = false;
+                    self.stale1g[i].d.next = false;
                     self.orphan[i].d.next = false;
                     self.writable[i].d.next = false;
                     self.pte_index[i].d.next = self.req_index.val();

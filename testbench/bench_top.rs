@@ -72,22 +72,24 @@ fn whole_core_fault_path_clocks() {
     let n = odp_mmu_workshop::bench_faults::top_faults(&mut |what| println!("{what}"));
     println!("{n:?}");
     // Measured when composed: 13, 26, 440 (two 201-clock table reads of
-    // the retransmission's walk among them), 11. The SPEC's 4 clocks from
+    // the retransmission's walk among them; 441 since the walker picks a
+    // slot a clock before loading its AR), 11. The SPEC's 4 clocks from
     // the walk to the NAK are not met: the answer waits for the request's
     // replay through the lookup pipeline (docs/performance.md).
     for (what, got, bound) in [
         ("fault_to_nak_clocks", n.fault_to_nak_clocks, 13),
         ("fault_event_clocks", n.fault_event_clocks, 26),
-        ("resume_to_ok_clocks", n.resume_to_ok_clocks, 440),
+        ("resume_to_ok_clocks", n.resume_to_ok_clocks, 441),
         ("wake_after_resume_clocks", n.wake_after_resume_clocks, 11),
     ] {
         assert!(got <= bound, "{what}: {got} clocks, at most {bound}");
         assert!(got > 0, "{what}: 0 clocks is no measurement");
     }
     // Measured when the storm scenario was added: 23 events in 2,507
-    // clocks (0.0092 a clock), bound by the walks every fault needs.
+    // clocks (0.0092 a clock), bound by the walks every fault needs; 0.0088
+    // since the walker picks a slot a clock before loading its AR.
     assert!(
-        n.fault_events_per_clock_storm >= 0.009 && n.storm_events >= 20,
+        n.fault_events_per_clock_storm >= 0.0085 && n.storm_events >= 20,
         "fault storm: {} events at {} a clock",
         n.storm_events,
         n.fault_events_per_clock_storm

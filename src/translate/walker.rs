@@ -12,9 +12,9 @@ pub enum SlotState {
     /// Allocated on the last edge; becomes Issue (or Done for an `off`
     /// out of reach) unless `cancel` names it (the request coalesced).
     Alloc,
-    /// Has the address of its next PTE and waits for the AR register.
+    /// Has the address of its next PTE and waits for the pick register.
     Issue,
-    /// Its AR is in the AR register or accepted; waits for the one R beat
+    /// Picked, its AR in the AR register or accepted; waits for the one R beat
     /// with its ID.
     Wait,
     /// Holds a result and waits for the completion stream.
@@ -218,17 +218,20 @@ impl Logic for FlushMatch {
 /// Let `L` be the memory's clocks from AR handshake to R handshake, with
 /// `m_axi_arready` and `done_ready` high and no other walk competing. A
 /// request accepted on rising edge `t` has `done_valid` high in the clock
-/// that ends with edge `t + levels * (L + 1) + 2`:
+/// that ends with edge `t + levels * (L + 1) + 3`:
 ///
-/// - the root PTE's AR is loaded into the AR register on edge `t + 1` (the
-///   slot's Alloc clock, while the coalescing compare of edge `t` is undone
-///   if needed) and accepted on `t + 2`;
+/// - the slot is picked for the root PTE's AR on edge `t + 1` (the slot's
+///   Alloc clock, while the coalescing compare of edge `t` is undone if
+///   needed), the AR is loaded into the AR register on `t + 2` and accepted
+///   on `t + 3`;
 /// - each R beat that leads one level down loads the next AR straight into
 ///   the AR register on its own edge: one clock plus `L` per further level;
 /// - the R beat that ends the walk loads the completion register on its
 ///   own edge: `done_valid` the clock after.
 ///
-/// The overhead over `levels * L` is `levels + 2`, 3..6 clocks (SPEC: <= 8).
+/// The overhead over `levels * L` is `levels + 3`, 4..7 clocks (SPEC: <= 8).
+/// The pick clock keeps the AR choice and the address mux in separate
+/// clocks (the walker's longest path otherwise).
 /// An `off` beyond the tree's reach completes 3 clocks after the handshake
 /// without reading memory. The AR channel issues up to one read per clock
 /// across slots and the completion stream one completion per clock.
@@ -359,7 +362,11 @@ pub struct Walker<const SLOTS: usize> {
     unreachable: [DFF<Bit>; SLOTS],
     writable: [DFF<Bit>; SLOTS],
 
-    // AR channel: the output register and the round-robin pointer.
+    // AR channel: the output register, the pick register before it
+    // (`pk_sel` one-hot) and the round-robin pointer.
+    pk_valid: DFF<Bit>,
+    pk_id: DFF<Bits<3>>,
+    pk_sel: [DFF<Bit>; SLOTS],
     ar_valid: DFF<Bit>,
     ar_id: DFF<Bits<3>>,
     ar_addr: DFF<Bits<64>>,
@@ -398,6 +405,7 @@ pub struct Walker<const SLOTS: usize> {
     ar_grant: Signal<Local, Bits<3>>,
     ar_load_ok: Signal<Local, Bit>,
     ar_take: Signal<Local, Bit>,
+    pk_load: Signal<Local, Bit>,
     ar_direct: Signal<Local, Bit>,
     ar_cand: [Signal<Local, Bit>; SLOTS],
     r_any: Signal<Local, Bit>,
@@ -481,6 +489,9 @@ impl<const SLOTS: usize> Walker<SLOTS> {
             status: std::array::from_fn(|_| Default::default()),
             unreachable: std::array::from_fn(|_| Default::default()),
             writable: std::array::from_fn(|_| Default::default()),
+            pk_valid: Default::default(),
+            pk_id: Default::default(),
+            pk_sel: std::array::from_fn(|_| Default::default()),
             ar_valid: Default::default(),
             ar_id: Default::default(),
             ar_addr: Default::default(),
@@ -512,6 +523,7 @@ impl<const SLOTS: usize> Walker<SLOTS> {
             ar_grant: Default::default(),
             ar_load_ok: Default::default(),
             ar_take: Default::default(),
+            pk_load: Default::default(),
             ar_direct: Default::default(),
             ar_cand: std::array::from_fn(|_| Default::default()),
             r_any: Default::default(),
@@ -564,9 +576,9 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
     //                at level 0 ignored; at level 3 reserved (FATAL)
     //     51:12      physical address of the next table, or of the page frame
     //
-    // Per slot: Free --req--> Alloc --> Issue --AR register--> Wait --R-->
+    // Per slot: Free --req--> Alloc --> Issue --pick--> Wait --R-->
     // (Issue or, straight through the AR register, Wait one level down |
-    // Done) --completion--> Free. Alloc may load the AR register itself
+    // Done) --completion--> Free. Alloc may be picked itself
     // (Alloc --> Wait). An off the tree can not reach goes Alloc --> Done
     // (FATAL) without a read; a request that coalesced goes
     // Alloc --cancel--> Free.
@@ -576,6 +588,8 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
             self,
             clock,
             ar_valid,
+            pk_valid,
+            pk_id,
             ar_id,
             ar_addr,
             done_present,
@@ -595,6 +609,8 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
         );
         for i in 0..SLOTS {
             self.cancel[i].clock.next = self.clock.val();
+            self.pk_sel[i].clock.next = self.clock.val();
+            self.pk_sel[i].d.next = self.pk_sel[i].q.val();
             self.ar_mask[i].clock.next = self.clock.val();
             self.cancel[i].d.next = false;
             self.ar_mask[i].d.next = self.ar_mask[i].q.val();
@@ -715,7 +731,11 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
                 (self.state[i].q.val() == SlotState::Free) | self.cancelled[i].val();
         }
         // A live walk's off is in reach, below 2^48: compare bits 47:12
-        // per slot and check 63:48 once.
+        // per slot and check 63:48 once. A request equal to a live walk
+        // there (same MR, so the same depth) is in reach too, so the
+        // request's own reach check stays off this path; a slot whose
+        // request was out of reach (Alloc, on its way to FATAL) takes no
+        // joiners.
         self.req_off_high_zero.next = !self.req_off.val().get_bits::<16>(48).any();
         // The live walks of one page are at most one (a walk only starts
         // when none matches, and stale walks are excluded), so the matches
@@ -729,7 +749,7 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
                 | (self.state[i].q.val() == SlotState::Issue)
                 | (self.state[i].q.val() == SlotState::Wait))
                 & !self.cancelled[i].val()
-                & !self.req_out_of_reach.val()
+                & !self.unreachable[i].q.val()
                 & !self.orphan[i].q.val()
                 & !self.stale[i].q.val()
                 & self.req_off_high_zero.val()
@@ -800,14 +820,19 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
         // The beat ends its (live) walk: a leaf, a fault or an error.
         self.r_finish.next = self.r_any.val() & !self.r_orphan.val() & !self.r_descend.val();
 
-        // ---- AR channel: registered outputs. When the register is empty
-        // or its AR is accepted on this edge, it loads the next PTE address
-        // of a waiting slot (round robin over Issue slots and Alloc slots
-        // whose request did not coalesce), or else straight from this
-        // edge's R beat when that beat sends its walk one level down; so a
-        // descent costs no extra clock while the channel is free. A loaded
-        // slot is in Wait from then on. The register holds until
-        // m_axi_arready, also across rst (AXI forbids withdrawing it).
+        // ---- AR channel: registered outputs, fed in two steps. The pick
+        // register (`pk_*`) takes a waiting slot (round robin over Issue
+        // slots and Alloc slots whose request did not coalesce) whenever it
+        // is empty or hands its slot on at this edge; the picked slot is in
+        // Wait from then on. When the AR register is empty or its AR is
+        // accepted on this edge, it loads the picked slot's next PTE
+        // address (a mux by the registered one-hot pick), or else, with no
+        // slot picked, straight from this edge's R beat when that beat
+        // sends its walk one level down; so a descent costs no extra clock
+        // while the channel is free. The choice and the 61-bit address mux
+        // are a clock apart: neither waits for the other. The AR register
+        // holds until m_axi_arready, also across rst (AXI forbids
+        // withdrawing it).
         for i in 0..SLOTS {
             self.ar_cand[i].next = (self.state[i].q.val() == SlotState::Issue)
                 | ((self.state[i].q.val() == SlotState::Alloc)
@@ -835,10 +860,12 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
             if self.seen_masked.val() {
                 self.ar_gnt[i].next = self.gnt_masked[i].val();
             }
-            // OR of one-hot terms, not a priority chain: synthesis builds
-            // a balanced AND-OR mux.
             if self.ar_gnt[i].val() {
                 self.ar_grant.next = self.ar_grant.val() | i.to_bits();
+            }
+            // The picked slot's address: OR of one-hot terms, not a
+            // priority chain; synthesis builds a balanced AND-OR mux.
+            if self.pk_sel[i].q.val() {
                 self.ar_frame.next = self.ar_frame.val() | self.frame[i].q.val();
                 self.ar_index.next = self.ar_index.val() | self.pte_index[i].q.val();
             }
@@ -853,16 +880,29 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
         self.m_axi.arcache.next = 3.into(); // normal non-cacheable bufferable
         self.m_axi.arprot.next = 0.into();
         self.ar_load_ok.next = !self.ar_valid.q.val() | self.m_axi.arready.val();
-        self.ar_take.next = self.ar_load_ok.val() & self.ar_found.val() & !self.rst.val();
+        // The pick register hands its slot to the AR register, and is free
+        // for a new pick at this edge if it does (or holds none).
+        self.pk_load.next = self.ar_load_ok.val() & self.pk_valid.q.val() & !self.rst.val();
+        self.ar_take.next =
+            self.ar_found.val() & (!self.pk_valid.q.val() | self.pk_load.val()) & !self.rst.val();
         self.ar_direct.next =
-            self.ar_load_ok.val() & !self.ar_found.val() & self.r_descend.val() & !self.rst.val();
+            self.ar_load_ok.val() & !self.pk_valid.q.val() & self.r_descend.val() & !self.rst.val();
+        if self.rst.val() {
+            self.pk_valid.d.next = false;
+        } else if !self.pk_valid.q.val() | self.pk_load.val() {
+            self.pk_valid.d.next = self.ar_take.val();
+            self.pk_id.d.next = self.ar_grant.val();
+            for i in 0..SLOTS {
+                self.pk_sel[i].d.next = self.ar_gnt[i].val();
+            }
+        }
         if self.rst.val() {
             self.ar_valid.d.next = self.ar_valid.q.val() & !self.m_axi.arready.val();
         } else if self.ar_load_ok.val() {
-            self.ar_valid.d.next = self.ar_take.val() | self.ar_direct.val();
+            self.ar_valid.d.next = self.pk_load.val() | self.ar_direct.val();
             // {frame, index, 3'b000}: the table is 4 KiB aligned, so no adder.
-            if self.ar_found.val() {
-                self.ar_id.d.next = self.ar_grant.val();
+            if self.pk_valid.q.val() {
+                self.ar_id.d.next = self.pk_id.q.val();
                 self.ar_addr.d.next = (bit_cast::<64, 52>(self.ar_frame.val()) << 12)
                     | (bit_cast::<64, 9>(self.ar_index.val()) << 3);
             } else {
@@ -956,8 +996,12 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
                 self.stale2m[i].d.next = false;
                 self.stale1g[i].d.next = false;
                 // A slot in Wait has its AR accepted or held in the AR
-                // register: its R beat will come.
-                if (self.state[i].q.val() == SlotState::Wait) & !self.r_hit[i].val() {
+                // register (its R beat will come), or is only picked (no
+                // AR was presented: it is simply freed).
+                if (self.state[i].q.val() == SlotState::Wait)
+                    & !self.r_hit[i].val()
+                    & !(self.pk_valid.q.val() & self.pk_sel[i].q.val())
+                {
                     self.state[i].d.next = SlotState::Wait;
                     self.orphan[i].d.next = true;
                 }

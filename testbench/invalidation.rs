@@ -97,6 +97,8 @@ struct World {
     max_wait: u64,
     /// The DMA engine returns every OK answer within 16 clocks.
     dma_fast: bool,
+    /// Every wake taken on `m_wake`: `(clock, qpn)`.
+    wakes: Vec<(u64, u32)>,
     // counts
     requests: u64,
     oks: u64,
@@ -127,6 +129,7 @@ impl World {
             accepted_at: HashMap::new(),
             max_wait: 0,
             dma_fast: false,
+            wakes: Vec::new(),
             requests: 0,
             oks: 0,
             stalls: 0,
@@ -208,7 +211,7 @@ impl World {
             wake_stall: false,
             nak_stall: false,
         });
-        self.top.wakes.clear();
+        self.wakes.extend(self.top.wakes.drain(..));
         if let Some(Some(x)) = self.xreq_mon.observe(now, o.is_some(), out.accepted, o) {
             self.offer = None;
             self.accepted_at.insert(x.tag, now);
@@ -688,6 +691,99 @@ fn invalidation_of_other_pages_does_not_starve_misses() {
         assert!(
             wait <= 2 * base_wait,
             "longest wait {wait} clocks under invalidations, {base_wait} without"
+        );
+    })
+}
+
+/// A fault pending on a page the driver invalidates stays consistent: the
+/// invalidation completes without waiting for the fault; the fault's RESUME
+/// is still accepted and wakes each QP that stalled on it once; the
+/// requests, retried, walk again and are answered from the frame the fault
+/// handler mapped.
+#[test]
+fn invalidation_of_a_page_with_a_pending_fault_keeps_the_fault_consistent() {
+    harness::big_stack(|| {
+        let (mut drv, mr) = setup(&Params::default(), MemConfig::fixed(50), 7, 4);
+        let page = 1u64;
+        let va = BASE + (page << 12);
+        let old = drv.bus.frame_of[page as usize].unwrap();
+        drv.unmap(&mr, va, PageSize::Size4K);
+        drv.bus.frame_of[page as usize] = None;
+        drv.invalidate_range(&mr, va, 4096).expect("INVALIDATE");
+        // The World fails any OK answer with a dead frame.
+        drv.bus.dead.insert(old);
+        // Two QPs stall on the missing page: one fault, pending.
+        let reads_before = drv.counter("WALK_READS").unwrap();
+        for (tag, qpn) in [(5u8, 3u32), (6, 9)] {
+            let mut req = drv.bus.req_of(page);
+            req.qpn = qpn;
+            drv.bus.offer = Some(XReq {
+                tag,
+                req,
+                rqpn: 0,
+                psn: 0,
+                msn: 0,
+                msg_len: 64,
+            });
+            drv.bus.inflight.insert(tag, page);
+            drv.bus.idle(400);
+            assert!(drv.bus.offer.is_none(), "request {tag} accepted");
+        }
+        assert_eq!(drv.bus.stalls, 2, "both requests answered STALL");
+        assert!(drv.bus.inflight.is_empty());
+        // The kernel changes the range while the fault is pending: the
+        // invalidation completes on its own.
+        let t = drv
+            .invalidate_start(&mr, InvScope::Range { va, len: 4096 })
+            .expect("INVALIDATE");
+        drv.wait_invalidation(&t)
+            .expect("an invalidation does not wait for a pending fault");
+        // The fault handler maps the page to a fresh frame and RESUMEs the
+        // fault: accepted, one wake for each QP.
+        let wakes_before = drv.bus.wakes.len();
+        let mut tags = VecDeque::from([t.tag]);
+        let mut inv_events = 0;
+        // The first INVALIDATE's done event is in the ring too.
+        tags.push_front(t.tag.wrapping_sub(1));
+        let batch = drv
+            .service_faults(|d, f| {
+                assert_eq!(f.page_va, va, "the fault of the missing page");
+                let fr = d.bus.fresh_frame(page);
+                d.map(&mr, va, PageSize::Size4K, fr, true);
+                d.bus.frame_of[page as usize] = Some(fr);
+                FaultAnswer::Mapped
+            })
+            .expect("service faults");
+        assert_eq!(batch.resumed.len(), 1, "one fault, resumed");
+        assert!(batch.failed.is_empty(), "{:x?}", batch.failed);
+        for ev in batch.others {
+            match ev {
+                Event::InvalidationDone { tag, .. } => {
+                    assert_eq!(Some(tag as u8), tags.pop_front());
+                    inv_events += 1;
+                }
+                e => panic!("unexpected event {e:x?}"),
+            }
+        }
+        assert_eq!(inv_events, 2);
+        drv.bus.idle(200);
+        let mut woken: Vec<u32> = drv.bus.wakes[wakes_before..].iter().map(|w| w.1).collect();
+        woken.sort();
+        assert_eq!(woken, vec![3, 9], "each stalled QP woken once");
+        // The retries walk again and are answered OK from the new frame
+        // (the World checks every OK frame: the page's, and not dead).
+        drv.bus.new_requests = false;
+        drv.bus.traffic = true;
+        let stop = drv.bus.top.clock + 10_000;
+        while drv.bus.oks < 2 {
+            assert!(drv.bus.top.clock < stop, "retries not answered");
+            drv.bus.idle(50);
+        }
+        assert_eq!(drv.bus.stalls, 2, "no STALL after the RESUME");
+        let reads = drv.counter("WALK_READS").unwrap() - reads_before;
+        assert!(
+            reads >= 4,
+            "the fault's walk and the retries' walk, 2 levels each: {reads} reads"
         );
     })
 }

@@ -177,6 +177,13 @@ impl World {
             }
         };
         let req = self.req_of(page);
+        self.offer_req(tag, req, page);
+        self.requests += 1;
+    }
+
+    /// Offers `req` (a 64-byte local access to `page`) as `tag`, in flight
+    /// from now on.
+    fn offer_req(&mut self, tag: u8, req: Req, page: u64) {
         self.offer = Some(XReq {
             tag,
             req,
@@ -186,7 +193,6 @@ impl World {
             msg_len: 64,
         });
         self.inflight.insert(tag, page);
-        self.requests += 1;
     }
 
     fn clock_once(&mut self, lite: LiteIn) -> LiteOut {
@@ -557,15 +563,7 @@ fn invalidation_discards_a_walk_that_read_the_pte_before_it() {
         // The request misses and walks: root PTE, then the leaf PTE, whose
         // data the memory captures when it takes the read.
         let req = drv.bus.req_of(page);
-        drv.bus.offer = Some(XReq {
-            tag: 9,
-            req,
-            rqpn: 0,
-            psn: 0,
-            msn: 0,
-            msg_len: 64,
-        });
-        drv.bus.inflight.insert(9, page);
+        drv.bus.offer_req(9, req, page);
         drv.bus.idle(latency + 200);
         assert_eq!(drv.bus.inflight.len(), 1, "still walking");
         // The kernel migrates the page while the leaf read is in flight.
@@ -717,15 +715,7 @@ fn invalidation_of_a_page_with_a_pending_fault_keeps_the_fault_consistent() {
         for (tag, qpn) in [(5u8, 3u32), (6, 9)] {
             let mut req = drv.bus.req_of(page);
             req.qpn = qpn;
-            drv.bus.offer = Some(XReq {
-                tag,
-                req,
-                rqpn: 0,
-                psn: 0,
-                msn: 0,
-                msg_len: 64,
-            });
-            drv.bus.inflight.insert(tag, page);
+            drv.bus.offer_req(tag, req, page);
             drv.bus.idle(400);
             assert!(drv.bus.offer.is_none(), "request {tag} accepted");
         }

@@ -851,17 +851,64 @@ fn tlb_refuses_lookups_for_at_most_one_clock_per_fill() {
 #[test]
 fn tlb_invalidation_refuses_lookups_for_its_sweep_steps_only() {
     let mut b = default_cfg();
-    // One page: one step; 3 pages: 3 steps; a wide range or BY_MR: 256.
+    // One page: one step; 3 pages: 3 steps; a wide range: 256; BY_MR and
+    // ALL advance a generation: 3, whatever the TLB holds.
+    b.fill(MR_A.page(0x1000, SIZE_4K, 0x1, true));
+    b.fill(MR_B.page(0x1000, SIZE_4K, 0x2, true));
     for (inv, steps) in [
         (MR_A.range(INV_BY_MR_RANGE, 0x1000, 0x2000), 1),
         (MR_A.range(INV_BY_MR_RANGE, 0x1FFF, 0x3001), 3),
         (MR_A.range(INV_BY_MR_RANGE, 0, GIB1), 256),
-        (MR_A.range(INV_BY_MR, 0, 0), 256),
+        (MR_A.range(INV_BY_MR, 0, 0), 3),
+        (MR_A.range(INV_ALL, 0, 0), 3),
         (MR_A.range(INV_BY_MR_RANGE, 0x5000, 0x5000), 1),
     ] {
         let (accepted, done) = b.inv(inv);
         assert_eq!(done - accepted, 1 + steps, "{inv:?}");
     }
+}
+
+/// BY_MR and ALL advance a generation instead of sweeping; an entry of an
+/// old generation is dead, and when the generation wraps the block sweeps
+/// every set, so an entry left from the generation's previous turn never
+/// hits again.
+#[test]
+fn tlb_generation_invalidation_is_constant_time_and_wraps_with_a_sweep() {
+    let mut b = default_cfg();
+    let x = 0x7000;
+    // A's page and B's page, filled in generation 0 of each.
+    b.fill(MR_A.page(x, SIZE_4K, 0x11, true));
+    b.fill(MR_B.page(x, SIZE_4K, 0x22, true));
+    b.fill(MR_A.page(4 * MIB2, SIZE_2M, 0x400, true));
+    assert!(MR_A.hit(&mut b, x).is_some());
+    let mut steps = Vec::new();
+    for k in 0..256 {
+        let (accepted, done) = b.inv(MR_A.range(INV_BY_MR, 0, 0));
+        steps.push(done - accepted - 1);
+        // Gone after the first; B's page untouched.
+        assert_eq!(MR_A.hit(&mut b, x), None, "BY_MR {k}");
+        assert_eq!(MR_A.hit(&mut b, 4 * MIB2), None, "BY_MR {k}");
+        assert_eq!(MR_B.hit(&mut b, x), t4k(0x22, true), "BY_MR {k}");
+    }
+    // 255 advances of three steps, then the wrap: the probe, a step that
+    // clears nothing, and a sweep of all 256 sets.
+    assert!(steps[..255].iter().all(|&s| s == 3), "{steps:?}");
+    assert_eq!(steps[255], 2 + 256);
+    // A fill in the new turn of generation 0 hits again.
+    b.fill(MR_A.page(x, SIZE_4K, 0x33, false));
+    assert_eq!(MR_A.hit(&mut b, x), t4k(0x33, false));
+    // ALL: the global generation (4 bits) wraps every 16th.
+    let mut steps = Vec::new();
+    for k in 0..16 {
+        let (accepted, done) = b.inv(MR_A.range(INV_ALL, 0, 0));
+        steps.push(done - accepted - 1);
+        assert_eq!(MR_A.hit(&mut b, x), None, "ALL {k}");
+        assert_eq!(MR_B.hit(&mut b, x), None, "ALL {k}");
+        b.fill(MR_B.page(x, SIZE_4K, 0x44 + k, true));
+        assert_eq!(MR_B.hit(&mut b, x), t4k(0x44 + k, true), "ALL {k}");
+    }
+    assert!(steps[..15].iter().all(|&s| s == 3), "{steps:?}");
+    assert_eq!(steps[15], 2 + 256);
 }
 
 #[test]
@@ -914,6 +961,11 @@ struct Stim {
     frames: HashMap<(u64, u64, u64), (u64, bool)>,
     fill: Option<Fill>,
     inv: Option<(Inv, Option<Change>)>,
+    /// Invalidations issued before any random one: they bring the first
+    /// MR's generation and the global one to the edge of wrapping, so that
+    /// every run sees both wrap (re-armed for the global one after a reset,
+    /// which clears it).
+    warm: Vec<Inv>,
     lk_rate: f64,
     fill_rate: f64,
     inv_rate: f64,
@@ -948,6 +1000,7 @@ impl Stim {
             frames: HashMap::new(),
             fill: None,
             inv: None,
+            warm: Vec::new(),
             lk_rate: 0.8,
             fill_rate: 0.05,
             inv_rate: 0.002,
@@ -956,7 +1009,13 @@ impl Stim {
             rst_rate: 1.0 / 20_000.0,
         };
         s.new_phase();
+        s.warm = vec![s.mrs[0].range(INV_BY_MR, 0, 0); 255];
+        s.warm_all();
         s
+    }
+
+    fn warm_all(&mut self) {
+        self.warm.extend([self.mrs[0].range(INV_ALL, 0, 0); 15]);
     }
 
     fn new_phase(&mut self) {
@@ -1091,6 +1150,8 @@ impl Stim {
             ins.rst = true;
             self.fill = None;
             self.inv = None;
+            self.warm.clear();
+            self.warm_all();
             return (ins, 0);
         }
         let mut off = 0;
@@ -1141,8 +1202,12 @@ impl Stim {
                 self.fill = None;
             }
         }
-        if self.inv.is_none() && self.rng.gen_bool(self.inv_rate) {
-            self.inv = Some(self.invalidation());
+        if self.inv.is_none() {
+            if let Some(w) = self.warm.pop() {
+                self.inv = Some((w, None));
+            } else if self.rng.gen_bool(self.inv_rate) {
+                self.inv = Some(self.invalidation());
+            }
         }
         if let Some((inv, change)) = self.inv {
             let ii = inv_ins(&inv);
@@ -1186,6 +1251,8 @@ fn run_random<D: Dut>(
             ("2 MiB hits", r.hits_by_size[1], 1),
             ("1 GiB hits", r.hits_by_size[2], 1),
             ("invalidations", r.invalidations, 1),
+            ("MR generation wraps", r.wraps_mr, 1),
+            ("global generation wraps", r.wraps_all, 1),
             ("fills dropped", r.fills_dropped, 1),
         ]
     }) {
@@ -1196,8 +1263,8 @@ fn run_random<D: Dut>(
     }
     let r = b.r;
     println!(
-        "{c} clocks: {} lookups, {} hits (4K/2M/1G {:?}), {} fills applied, {} dropped, {} invalidations, {} refused clocks",
-        r.lookups, r.hits, r.hits_by_size, r.fills_applied, r.fills_dropped, r.invalidations, r.refused_clocks
+        "{c} clocks: {} lookups, {} hits (4K/2M/1G {:?}), {} fills applied, {} dropped, {} invalidations (generation wraps: {} MR, {} global), {} refused clocks",
+        r.lookups, r.hits, r.hits_by_size, r.fills_applied, r.fills_dropped, r.invalidations, r.wraps_mr, r.wraps_all, r.refused_clocks
     );
     r
 }

@@ -192,11 +192,19 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     pub inv: InvalidateIn<MR_BITS>,
 
     // 4 KiB array: one RAM per way. Word layout (also used by the huge
-    // registers): [51:0] ppn, [52] writable, [68:53] mr (16 bits, written
-    // from MR_BITS bits: the bits above are zero, and every MR compare
-    // reads the low MR_BITS only), [120:69] page key (VA page for 4 KiB,
-    // aligned off page for huge), [121] 1 GiB page (huge only).
+    // registers): [39:0] ppn (the page table's frame field, PTE bits
+    // 51:12), [47:40] the MR's generation and [51:48] the global
+    // generation at the fill (compared for 4 KiB entries only), [52]
+    // writable, [68:53] mr (16 bits, written from MR_BITS bits: the bits
+    // above are zero, and every MR compare reads the low MR_BITS only),
+    // [120:69] page key (VA page for 4 KiB, aligned off page for huge),
+    // [121] 1 GiB page (huge only).
     ways: [RAM<Bits<128>, SET_BITS>; WAYS],
+    // Generation of each MR: a 4 KiB entry is current only while its
+    // word's generations equal its MR's and the global one. BY_MR and ALL
+    // advance a generation instead of sweeping the sets.
+    mgen: RAM<Bits<8>, MR_BITS>,
+    ggen: DFF<Bits<4>>,
     // Per set: [3:0] valid per way, [7:4] 4-way tree PLRU (bit 4 unused).
     meta: RAM<Bits<8>, SET_BITS>,
     plru4: TreePlru<4>,
@@ -234,6 +242,12 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     inv_oempty: DFF<Bit>,
     sweep_set: DFF<Bits<SET_BITS>>,
     sweep_left: DFF<Bits<16>>,
+    // The invalidation advances a generation (ALL, BY_MR): its steps clear
+    // no 4 KiB way. Its first step (the probe) reads the generation; the
+    // probe's stage R writes the next one, or, when it wraps, turns the
+    // invalidation into a full sweep.
+    genm: DFF<Bit>,
+    probe_pend: DFF<Bit>,
 
     // Stage R: the operation whose RAM read was issued in the previous
     // clock. The RAM words are only registered here: the block RAM's
@@ -244,6 +258,15 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     sr_sweep: DFF<Bit>,
     sr_clear: DFF<Bit>,
     sr_last: DFF<Bit>,
+    sr_probe: DFF<Bit>,
+    // A step that clears no 4 KiB way (a generation step), in stage R and
+    // stage 1.
+    sr_nc: DFF<Bit>,
+    s1_nc: DFF<Bit>,
+    // The global generation in the operation's stage 0, and the key's
+    // generations (MR's in [7:0], global in [11:8]) in stage 1.
+    sr_gg: DFF<Bits<4>>,
+    s1_kg: DFF<Bits<12>>,
     sr_set: DFF<Bits<SET_BITS>>,
     sr_mr: DFF<Bits<MR_BITS>>,
     sr_vpn: DFF<Bits<52>>,
@@ -427,6 +450,9 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     m4s: Signal<Local, Bits<4>>,
     hit4s_idx: Signal<Local, Bits<8>>,
     fmw: Signal<Local, Bit>,
+    s0_mr: Signal<Local, Bits<MR_BITS>>,
+    gen_old: Signal<Local, Bits<8>>,
+    gen_wrap: Signal<Local, Bit>,
     eq_sw: Signal<Local, Bit>,
     eq_lk: Signal<Local, Bit>,
     eq_fq: Signal<Local, Bit>,
@@ -491,7 +517,7 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     invh_idx: Signal<Local, Bits<8>>,
     m4m1: Signal<Local, Bits<4>>,
     mhm1: Signal<Local, Bits<HUGE>>,
-    acc_ppn: Signal<Local, Bits<52>>,
+    acc_ppn: Signal<Local, Bits<40>>,
     acc_w: Signal<Local, Bit>,
     acc_size: Signal<Local, Bits<2>>,
     fill_4k: Signal<Local, Bit>,
@@ -570,6 +596,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             fill_writable: Default::default(),
             inv: Default::default(),
             ways: std::array::from_fn(|_| Default::default()),
+            mgen: Default::default(),
+            ggen: Default::default(),
             meta: Default::default(),
             plru4: TreePlru::new(),
             plru_h: TreePlru::new(),
@@ -600,11 +628,18 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             inv_oempty: Default::default(),
             sweep_set: Default::default(),
             sweep_left: Default::default(),
+            genm: Default::default(),
+            probe_pend: Default::default(),
             sr_lk: Default::default(),
             sr_fill: Default::default(),
             sr_sweep: Default::default(),
             sr_clear: Default::default(),
             sr_last: Default::default(),
+            sr_probe: Default::default(),
+            sr_nc: Default::default(),
+            s1_nc: Default::default(),
+            sr_gg: Default::default(),
+            s1_kg: Default::default(),
             sr_set: Default::default(),
             sr_mr: Default::default(),
             sr_vpn: Default::default(),
@@ -720,6 +755,9 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             m4s: Default::default(),
             hit4s_idx: Default::default(),
             fmw: Default::default(),
+            s0_mr: Default::default(),
+            gen_old: Default::default(),
+            gen_wrap: Default::default(),
             eq_sw: Default::default(),
             eq_lk: Default::default(),
             eq_fq: Default::default(),
@@ -848,11 +886,19 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             inv_oempty,
             sweep_set,
             sweep_left,
+            genm,
+            probe_pend,
+            ggen,
             sr_lk,
             sr_fill,
             sr_sweep,
             sr_clear,
             sr_last,
+            sr_probe,
+            sr_nc,
+            s1_nc,
+            sr_gg,
+            s1_kg,
             sr_set,
             sr_mr,
             sr_vpn,
@@ -1031,20 +1077,31 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         self.sr_clear.d.next = self.issue_sweep.val() && (self.state.q.val() == TlbState::Clear);
         self.sr_last.d.next = self.issue_sweep.val() && self.last_step.val();
         self.sr_set.d.next = self.rd_set.val();
-        self.sr_mr.d.next = self.inv_mr_r.q.val();
+        self.sr_probe.d.next = self.issue_sweep.val() && self.probe_pend.q.val();
+        if self.issue_sweep.val() {
+            self.probe_pend.d.next = false;
+        }
+        self.sr_nc.d.next = self.issue_sweep.val() && self.genm.q.val();
+        self.sr_gg.d.next = self.ggen.q.val();
+        self.s0_mr.next = self.inv_mr_r.q.val();
         self.sr_vpn.d.next = self.fq_vpn.q.val();
         if self.issue_lk.val() {
-            self.sr_mr.d.next = self.lk_mr.val();
+            self.s0_mr.next = self.lk_mr.val();
             self.sr_vpn.d.next = self.lk_va.val().get_bits::<52>(12);
         }
         if self.issue_fill.val() {
-            self.sr_mr.d.next = self.fq_mr.q.val();
+            self.s0_mr.next = self.fq_mr.q.val();
             self.fq_issued.d.next = true;
         }
+        self.sr_mr.d.next = self.s0_mr.val();
+        self.mgen.read_address.next = self.s0_mr.val();
         // Stage R to stage 1.
         self.s1_lk.d.next = self.sr_lk.q.val();
         self.s1_fill.d.next = self.sr_fill.q.val();
         self.s1_sweep.d.next = self.sr_sweep.q.val();
+        self.s1_nc.d.next = self.sr_nc.q.val();
+        self.s1_kg.d.next = bit_cast::<12, 8>(self.mgen.read_data.val())
+            | (bit_cast::<12, 4>(self.sr_gg.q.val()) << 8);
         self.s1_clear.d.next = self.sr_clear.q.val();
         self.s1_set.d.next = self.sr_set.q.val();
         self.s1_mr.d.next = self.sr_mr.q.val();
@@ -1234,6 +1291,49 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
                 // = INV_RESERVED
                 self.sweep_left.d.next = 0.into();
             }
+            // ALL and BY_MR advance a generation: three steps (the probe,
+            // one more, the last with the huge entries) that clear no 4 KiB
+            // way, unless the probe finds the generation about to wrap.
+            self.genm.d.next = false;
+            self.probe_pend.d.next = false;
+            if (self.inv.kind.val() == 0) || (self.inv.kind.val() == 1) {
+                // = INV_ALL, INV_BY_MR
+                self.sweep_left.d.next = 2.into();
+                self.genm.d.next = true;
+                self.probe_pend.d.next = true;
+            }
+        }
+
+        // The probe in stage R: its generation (the MR's, read in stage 0
+        // with the invalidation's MR, or the global one) is advanced at
+        // the end of this clock, so lookups issued from the clock after
+        // next (the last step is issued at the earliest then) see the new
+        // one. A generation about to wrap could revive entries left from
+        // its previous turn: the invalidation then sweeps every set
+        // instead, clearing the MR's (or every) entries whatever their
+        // generation, and the generation starts again from zero.
+        self.gen_old.next = self.mgen.read_data.val();
+        self.mgen.write_address.next = self.inv_mr_r.q.val();
+        self.mgen.write_data.next = self.gen_old.val() + 1;
+        self.mgen.write_enable.next = false;
+        self.gen_wrap.next = false;
+        if self.sr_probe.q.val() {
+            if self.inv_kind_r.q.val() == 1 {
+                // = INV_BY_MR
+                self.gen_wrap.next = self.gen_old.val() == 0xFF;
+                self.mgen.write_enable.next = true;
+            } else {
+                self.gen_wrap.next = self.ggen.q.val() == 0xF;
+                self.ggen.d.next = self.ggen.q.val() + 1;
+            }
+            if self.gen_wrap.val() {
+                self.sweep_left.d.next = self.sets_m1_16.val();
+                self.sweep_set.d.next = 0.into();
+                self.genm.d.next = false;
+            }
+        }
+        if self.rst.val() {
+            self.mgen.write_enable.next = false;
         }
 
         // ---------------------------------------------------------------
@@ -1369,6 +1469,15 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             && (self.s2_entry.q.val().get_bits::<52>(69) <= self.inv_hi.q.val());
         self.fm_s2.d.next = (self.f1_entry.q.val().get_bits::<MR_BITS>(53) == self.sr_mr.q.val())
             && (self.f1_entry.q.val().get_bits::<52>(69) == self.sr_vpn.q.val());
+        // Only the RAM word's generations are compared: a forwarded word
+        // (written in the three clocks up to this one) is always of the
+        // current generations. A fill that read a generation before an
+        // invalidation advanced it was issued at the latest in the probe's
+        // stage R, two clocks before the last step; when it was issued
+        // after the acceptance it is checked against the invalidation
+        // (its stage R is still in the invalidation) and dropped, else it
+        // was written by the acceptance's clock + 2, which a lookup issued
+        // at `inv_done` (acceptance + 4 at the earliest) reads from the RAM.
         self.krr.next = 0.into();
         self.qv.next = 0.into();
         self.idx.next = 0.into();
@@ -1380,7 +1489,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.krr.next = self.krr.val().replace_bit(
                 w,
                 (self.ent.val().get_bits::<MR_BITS>(53) == self.s1_mr.q.val())
-                    && (self.ent.val().get_bits::<52>(69) == self.s1_vpn.q.val()),
+                    && (self.ent.val().get_bits::<52>(69) == self.s1_vpn.q.val())
+                    && (self.ent.val().get_bits::<12>(40) == self.s1_kg.q.val()),
             );
             self.mr_eq.next = self.ent.val().get_bits::<MR_BITS>(53) == self.s1_mr.q.val();
             self.in_rng.next = (self.ent.val().get_bits::<52>(69) >= self.s1i_inv_lo.q.val())
@@ -1416,6 +1526,7 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             // not needed here.
             self.in_rng.next = !self.s1i_inv_empty.q.val() && self.in_rng.val();
             if !self.wa4.val().get_bit(w)
+                && !self.s1_nc.q.val()
                 && ((self.s1i_inv_kind.q.val() == 0) // = INV_ALL
                     || (self.mr_eq.val()
                         && ((self.s1i_inv_kind.q.val() == 1) // = INV_BY_MR
@@ -1508,21 +1619,21 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         self.acc_size.next = 0.into();
         for w in 0..WAYS {
             if self.x_m4o.q.val().get_bit(w) {
-                self.acc_ppn.next = self.acc_ppn.val() | self.x_way[w].q.val().get_bits::<52>(0);
+                self.acc_ppn.next = self.acc_ppn.val() | self.x_way[w].q.val().get_bits::<40>(0);
                 if self.x_way[w].q.val().get_bit(52) {
                     self.acc_w.next = true;
                 }
             }
         }
         if self.x_me.q.val() {
-            self.acc_ppn.next = self.acc_ppn.val() | self.x_e.q.val().get_bits::<52>(0);
+            self.acc_ppn.next = self.acc_ppn.val() | self.x_e.q.val().get_bits::<40>(0);
             if self.x_e.q.val().get_bit(52) {
                 self.acc_w.next = true;
             }
         }
         for e in 0..HUGE {
             if self.x_mh.q.val().get_bit(e) {
-                self.acc_ppn.next = self.acc_ppn.val() | self.h_entry[e].q.val().get_bits::<52>(0);
+                self.acc_ppn.next = self.acc_ppn.val() | self.h_entry[e].q.val().get_bits::<40>(0);
                 if self.h_entry[e].q.val().get_bit(52) {
                     self.acc_w.next = true;
                 }
@@ -1544,7 +1655,7 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         self.r_size.d.next = 0.into();
         self.r_w.d.next = false;
         if self.x_lk.q.val() {
-            self.r_ppn.d.next = self.acc_ppn.val();
+            self.r_ppn.d.next = bit_cast::<52, 40>(self.acc_ppn.val());
             self.r_size.d.next = self.acc_size.val();
             self.r_w.d.next = self.acc_w.val();
         }
@@ -1651,11 +1762,15 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         }
 
         // The word a fill writes (4 KiB: VA page; huge: aligned off page).
-        self.new_entry.next = bit_cast::<128, 52>(self.fq_ppn.q.val())
+        // The generations are those read in the fill's stage 0 (this is its
+        // stage R).
+        self.new_entry.next = bit_cast::<128, 40>(self.fq_ppn.q.val().get_bits::<40>(0))
+            | (bit_cast::<128, 8>(self.mgen.read_data.val()) << 40)
+            | (bit_cast::<128, 4>(self.sr_gg.q.val()) << 48)
             | (bit_cast::<128, MR_BITS>(self.fq_mr.q.val()) << 53)
             | (bit_cast::<128, 52>(self.fq_vpn.q.val()) << 69);
         if self.fill_huge.val() {
-            self.new_entry.next = bit_cast::<128, 52>(self.fq_ppn.q.val())
+            self.new_entry.next = bit_cast::<128, 40>(self.fq_ppn.q.val().get_bits::<40>(0))
                 | (bit_cast::<128, MR_BITS>(self.fq_mr.q.val()) << 53)
                 | (bit_cast::<128, 52>(self.fill_key.val()) << 69);
             self.new_entry.next = self.new_entry.val().replace_bit(121, self.fill_gig.val());
@@ -1663,6 +1778,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         self.new_entry.next = self.new_entry.val().replace_bit(52, self.fq_w.q.val());
         self.f1_entry.d.next = self.new_entry.val();
 
+        self.mgen.read_clock.next = self.clock.val();
+        self.mgen.write_clock.next = self.clock.val();
         self.meta.read_clock.next = self.clock.val();
         self.meta.write_clock.next = self.clock.val();
         self.meta.read_address.next = self.rd_set.val();
@@ -1800,6 +1917,12 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.sr_sweep.d.next = false;
             self.sr_clear.d.next = false;
             self.sr_last.d.next = false;
+            self.sr_probe.d.next = false;
+            self.sr_nc.d.next = false;
+            self.s1_nc.d.next = false;
+            self.genm.d.next = false;
+            self.probe_pend.d.next = false;
+            self.ggen.d.next = 0.into();
             self.s1_lk.d.next = false;
             self.s1_fill.d.next = false;
             self.s1_sweep.d.next = false;

@@ -122,6 +122,9 @@ struct Way {
     vpn: u64,
     ppn: u64,
     writable: bool,
+    /// The MR's and the global generation when it was filled.
+    gen: u8,
+    gg: u8,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -193,6 +196,10 @@ pub struct TlbModel {
     plru4: Vec<TreePlru>,
     huge: Vec<Huge>,
     plru_h: TreePlru,
+    /// Generation of each MR (8 bits; not cleared by reset, as the block's
+    /// RAM is not) and the global generation (4 bits).
+    mgen: std::collections::HashMap<u64, u8>,
+    ggen: u8,
 }
 
 /// Outcome of a lookup in the model.
@@ -213,12 +220,40 @@ impl TlbModel {
             plru4: vec![TreePlru::new(4); sets],
             huge: vec![Huge::default(); huge],
             plru_h: TreePlru::new(huge),
+            mgen: Default::default(),
+            ggen: 0,
         }
     }
 
-    /// Every entry invalid, every PLRU tree zero (the reset state).
+    /// Every entry invalid, every PLRU tree and the global generation zero
+    /// (the reset state); the MR generations are kept.
     pub fn clear(&mut self) {
+        let mgen = std::mem::take(&mut self.mgen);
         *self = Self::new(self.sets.trailing_zeros() as usize, self.huge.len());
+        self.mgen = mgen;
+    }
+
+    fn gen_of(&self, mr: u64) -> u8 {
+        self.mgen.get(&mr).copied().unwrap_or(0)
+    }
+
+    /// A 4 KiB entry that holds `(mr, vpn)` in the current generations.
+    fn current(&self, e: &Way, mr: u64, vpn: u64) -> bool {
+        e.valid && e.mr == mr && e.vpn == vpn && e.gen == self.gen_of(mr) && e.gg == self.ggen
+    }
+
+    /// Advances the generation of `mr` (`INV_BY_MR`) or the global one
+    /// (`INV_ALL`); true when it wrapped to zero (the block then sweeps).
+    pub fn advance_generation(&mut self, kind: u64, mr: u64) -> bool {
+        if kind == INV_BY_MR {
+            let g = self.gen_of(mr);
+            self.mgen.insert(mr, g.wrapping_add(1));
+            g == 0xFF
+        } else {
+            let g = self.ggen;
+            self.ggen = (g + 1) & 0xF;
+            g == 0xF
+        }
     }
 
     fn set_of(&self, vpn: u64) -> usize {
@@ -230,10 +265,7 @@ impl TlbModel {
         let vpn = va >> 12;
         let set = self.set_of(vpn);
         let m4: Vec<usize> = (0..4)
-            .filter(|&w| {
-                let e = &self.ways[set][w];
-                e.valid && e.mr == mr && e.vpn == vpn
-            })
+            .filter(|&w| self.current(&self.ways[set][w], mr, vpn))
             .collect();
         let mh: Vec<usize> = (0..self.huge.len())
             .filter(|&i| {
@@ -276,17 +308,22 @@ impl TlbModel {
             SIZE_4K => {
                 let vpn = f.va >> 12;
                 let set = self.set_of(vpn);
+                // An entry of an older generation counts as valid here
+                // (the block cannot see other MRs' generations when it
+                // picks a way), but is not the fill's key.
                 let ways = &self.ways[set];
                 let w = (0..4)
-                    .find(|&w| ways[w].valid && ways[w].mr == f.mr && ways[w].vpn == vpn)
+                    .find(|&w| self.current(&ways[w], f.mr, vpn))
                     .or_else(|| (0..4).find(|&w| !ways[w].valid))
                     .unwrap_or_else(|| self.plru4[set].victim());
                 self.ways[set][w] = Way {
                     valid: true,
                     mr: f.mr,
                     vpn,
-                    ppn: f.ppn,
+                    ppn: f.ppn & ((1 << 40) - 1),
                     writable: f.writable,
+                    gen: self.gen_of(f.mr),
+                    gg: self.ggen,
                 };
                 self.plru4[set].touch(w);
             }
@@ -306,7 +343,7 @@ impl TlbModel {
                     mr: f.mr,
                     gig,
                     base,
-                    ppn: f.ppn,
+                    ppn: f.ppn & ((1 << 40) - 1),
                     writable: f.writable,
                 };
                 self.plru_h.touch(i);
@@ -323,7 +360,8 @@ impl TlbModel {
         self.invalidate_huge(inv);
     }
 
-    /// Removes the entries of one 4 KiB set the invalidation covers.
+    /// Removes the entries of one 4 KiB set the invalidation covers, of any
+    /// generation.
     pub fn invalidate_set(&mut self, inv: &Inv, set: usize) {
         for e in self.ways[set].iter_mut() {
             if e.valid && inv.covers(e.mr, true, e.vpn << 12, 1 << 12) {
@@ -341,9 +379,15 @@ impl TlbModel {
         }
     }
 
-    /// Number of valid 4 KiB and huge entries.
+    /// Number of 4 KiB entries of the current generations and of valid
+    /// huge entries.
     pub fn occupancy(&self) -> (usize, usize) {
-        let four = self.ways.iter().flatten().filter(|e| e.valid).count();
+        let four = self
+            .ways
+            .iter()
+            .flatten()
+            .filter(|e| self.current(e, e.mr, e.vpn))
+            .count();
         let huge = self.huge.iter().filter(|e| e.valid).count();
         (four, huge)
     }
@@ -361,7 +405,14 @@ enum Stage1 {
     Idle,
     Lookup { mr: u64, va: u64 },
     Fill,
-    Sweep { set: usize, last: bool },
+    /// An invalidation step; `probe`: the first step of a generation
+    /// invalidation; `nc`: a step that clears no 4 KiB way.
+    Sweep {
+        set: usize,
+        last: bool,
+        probe: bool,
+        nc: bool,
+    },
 }
 
 /// Clock-level reference of the block's documented timing contract.
@@ -377,9 +428,12 @@ enum Stage1 {
 ///   in the clock after. If a lookup took the clock it wanted, `ready` is
 ///   low in the next clock. `fill_ready` is low while the register is full.
 /// - An accepted invalidation: `ready` low from the next clock, a pending
-///   fill first, then one set per clock in the order of [`TlbRef::sweep`]
-///   (huge entries with the last set), then `inv_done` and `ready` high
-///   together. Fills are accepted while it runs (not in the
+///   fill first, then one step per clock in the order of [`TlbRef::sweep`]
+///   (huge entries with the last step), then `inv_done` and `ready` high
+///   together. ALL and BY_MR take three steps that clear no set: the
+///   first (the probe) advances the generation as it takes effect, and
+///   when that generation wraps, every set is swept after it instead
+///   (the probe's following clock restarts the count at set 0). Fills are accepted while it runs (not in the
 ///   clock of its last step) and dropped when it covers them; a fill
 ///   offered but not taken in the clock it was accepted holds back the last
 ///   step until it is taken.
@@ -389,6 +443,9 @@ pub struct TlbRef {
     left: usize,
     sweep_set: usize,
     inv: Option<Inv>,
+    /// The invalidation advances a generation (steps clear no set).
+    genm: bool,
+    probe_pend: bool,
     owe: bool,
     ready: bool,
     inv_done: bool,
@@ -407,6 +464,10 @@ pub struct TlbRef {
     pub fills_applied: u64,
     pub fills_dropped: u64,
     pub invalidations: u64,
+    /// Generations that wrapped (each one a full sweep): an MR's, the
+    /// global one.
+    pub wraps_mr: u64,
+    pub wraps_all: u64,
     pub refused_clocks: u64,
 }
 
@@ -418,6 +479,8 @@ impl TlbRef {
             left: 0,
             sweep_set: 0,
             inv: None,
+            genm: false,
+            probe_pend: false,
             owe: false,
             ready: false,
             inv_done: false,
@@ -433,6 +496,8 @@ impl TlbRef {
             fills_applied: 0,
             fills_dropped: 0,
             invalidations: 0,
+            wraps_mr: 0,
+            wraps_all: 0,
             refused_clocks: 0,
         };
         r.reset();
@@ -445,6 +510,8 @@ impl TlbRef {
         self.left = self.model.sets - 1;
         self.sweep_set = 0;
         self.inv = None;
+        self.genm = false;
+        self.probe_pend = false;
         self.owe = false;
         self.ready = false;
         self.inv_done = false;
@@ -463,7 +530,7 @@ impl TlbRef {
     pub fn sweep(&self, inv: &Inv) -> (usize, usize) {
         let sets = self.model.sets as u64;
         match inv.kind {
-            INV_ALL | INV_BY_MR => (0, (sets - 1) as usize),
+            INV_ALL | INV_BY_MR => (0, 2),
             INV_BY_MR_RANGE if inv.va_lo < inv.va_hi => {
                 let first = inv.va_lo >> 12;
                 let span = ((inv.va_hi - 1) >> 12) - first;
@@ -505,6 +572,7 @@ impl TlbRef {
 
         // Stage 1: the operation issued in the previous clock.
         let mut res = TlbOuts::default();
+        let mut wrap = false;
         match self.s1 {
             Stage1::Lookup { mr, va } => {
                 let l = self.model.lookup(mr, va, ins.lk_off);
@@ -533,12 +601,22 @@ impl TlbRef {
                     self.fills_applied += 1;
                 }
             }
-            Stage1::Sweep { set, last } => {
+            Stage1::Sweep {
+                set,
+                last,
+                probe,
+                nc,
+            } => {
                 // One 4 KiB set per step (fills taken during the sweep see
                 // the sets swept so far); the huge entries at the last step.
                 // The reset sweep has no invalidation: the model was cleared.
                 if let Some(inv) = self.inv {
-                    self.model.invalidate_set(&inv, set);
+                    if probe && self.model.advance_generation(inv.kind, inv.mr) {
+                        wrap = true;
+                    }
+                    if !nc {
+                        self.model.invalidate_set(&inv, set);
+                    }
                     if last {
                         self.model.invalidate_huge(&inv);
                         self.invalidations += 1;
@@ -560,6 +638,8 @@ impl TlbRef {
                 self.s1 = Stage1::Sweep {
                     set: self.sweep_set,
                     last: self.left == 0,
+                    probe: false,
+                    nc: false,
                 };
                 self.sweep_set = (self.sweep_set + 1) % self.model.sets;
                 if self.left == 0 {
@@ -593,6 +673,8 @@ impl TlbRef {
                         off_hi: ins.inv_off_hi,
                     };
                     (self.sweep_set, self.left) = self.sweep(&inv);
+                    self.genm = inv.kind == INV_ALL || inv.kind == INV_BY_MR;
+                    self.probe_pend = self.genm;
                     self.inv = Some(inv);
                     self.mode = Mode::Inv;
                     self.owe = ins.fill_valid && !outs.fill_ready;
@@ -608,7 +690,10 @@ impl TlbRef {
                     self.s1 = Stage1::Sweep {
                         set: self.sweep_set,
                         last: self.left == 0,
+                        probe: self.probe_pend,
+                        nc: self.genm,
                     };
+                    self.probe_pend = false;
                     self.sweep_set = (self.sweep_set + 1) % self.model.sets;
                     if self.left == 0 {
                         self.mode = Mode::Run;
@@ -619,6 +704,18 @@ impl TlbRef {
                     }
                 }
             }
+        }
+        // A wrapping generation: every set is swept from the next clock
+        // (a step issued in this clock clears nothing and is not counted).
+        if wrap {
+            if self.inv.is_some_and(|i| i.kind == INV_BY_MR) {
+                self.wraps_mr += 1;
+            } else {
+                self.wraps_all += 1;
+            }
+            self.left = self.model.sets - 1;
+            self.sweep_set = 0;
+            self.genm = false;
         }
         if ins.fill_valid && outs.fill_ready {
             self.fq = Some(Fill {

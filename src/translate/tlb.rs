@@ -29,8 +29,8 @@ pub enum TlbState {
     Clear,
     /// Normal operation: lookups, fills, invalidation requests accepted.
     Run,
-    /// An invalidation is being applied: one set per clock; lookups and
-    /// new invalidations are refused, fills are still accepted (and dropped
+    /// An invalidation is being applied: one step per clock (a set, or a
+    /// generation step); lookups and new invalidations are refused, fills are still accepted (and dropped
     /// when the invalidation covers them).
     Inv,
 }
@@ -104,12 +104,16 @@ pub enum TlbState {
 ///   clock, so a fill costs at most one refused lookup clock. `fill_ready`
 ///   is low from a+1 to i+1: one fill per 3 clocks at most.
 /// - Invalidation accepted in clock b: `ready` is low from b+1. A fill
-///   pending at b is applied first, then one set is swept per clock (every
-///   set for `INV_ALL` / `INV_BY_MR`; for `INV_BY_MR_RANGE` only the sets its
-///   4 KiB pages map to, `min(pages, sets)` steps); huge entries are
-///   compared in parallel with the last step. `inv_done` pulses, and `ready`
-///   returns, in the clock after the last step: `b + 1 + steps`, plus one
-///   clock per fill applied during the sweep.
+///   pending at b is applied first, then one step per clock. `INV_ALL` and
+///   `INV_BY_MR` take three steps that advance the global or the MR's
+///   generation (4 KiB entries of an older generation never hit), or, when
+///   that generation wraps (every 16th ALL, every 256th BY_MR of one MR),
+///   two plus a sweep of every set. `INV_BY_MR_RANGE` sweeps the sets its
+///   4 KiB pages map to, one per clock, `min(pages, sets)` steps. Huge
+///   entries are compared in parallel with the last step. `inv_done`
+///   pulses, and `ready` returns, in the clock after the last step:
+///   `b + 1 + steps`, plus one clock per fill applied during the
+///   invalidation.
 /// - Reset: `rst` high in clock r; `ready` is low in clocks r+1 ..= r+2^SET_BITS.
 ///
 /// # Invariants
@@ -125,7 +129,8 @@ pub enum TlbState {
 ///   (no lookup can be issued between acceptance and `inv_done`).
 /// - No fill covered by an invalidation survives it if the fill was accepted
 ///   before `inv_done`, or was offered in the clock the invalidation was
-///   accepted: a fill written before the sweep is swept; a fill written
+///   accepted: a fill written before the sweep is swept (or holds a generation
+///   the invalidation retires); a fill written
 ///   while it runs is checked against it and dropped; a fill offered but not
 ///   taken at acceptance holds back the last step until it is taken (and
 ///   `fill_ready` is low in the clock of the last step). A fill first offered

@@ -142,11 +142,13 @@ struct BenchFile {
     invalidate_idle_clocks: u64,
     invalidate_idle_event_clocks: u64,
     invalidate_all_idle_clocks: u64,
+    invalidate_mr_idle_clocks: u64,
     invalidate_32_pages_idle_clocks: u64,
     invalidate_64_pages_idle_clocks: u64,
     invalidate_512_pages_idle_clocks: u64,
     invalidate_flush_clocks_per_page: f64,
     requests_per_clock_under_invalidation: f64,
+    requests_per_clock_under_invalidate_mr: f64,
     requests_per_clock_under_invalidate_all: f64,
     mr_write_clocks: u64,
 }
@@ -206,12 +208,17 @@ impl Numbers {
             invalidate_idle_clocks: self.inval.invalidate_idle_clocks,
             invalidate_idle_event_clocks: self.inval.invalidate_idle_event_clocks,
             invalidate_all_idle_clocks: self.inval.invalidate_all_idle_clocks,
+            invalidate_mr_idle_clocks: self.inval.invalidate_mr_idle_clocks,
             invalidate_32_pages_idle_clocks: self.inval.invalidate_32_pages_idle_clocks,
             invalidate_64_pages_idle_clocks: self.inval.invalidate_64_pages_idle_clocks,
             invalidate_512_pages_idle_clocks: self.inval.invalidate_512_pages_idle_clocks,
             invalidate_flush_clocks_per_page: round(self.inval.invalidate_flush_clocks_per_page, 3),
             requests_per_clock_under_invalidation: round(
                 self.inval.requests_per_clock_under_invalidation,
+                4,
+            ),
+            requests_per_clock_under_invalidate_mr: round(
+                self.inval.requests_per_clock_under_invalidate_mr,
                 4,
             ),
             requests_per_clock_under_invalidate_all: round(
@@ -374,6 +381,12 @@ impl Numbers {
                 "-",
             ),
             (
+                "invalidate_mr_idle_clocks",
+                "-".to_string(),
+                iv.invalidate_mr_idle_clocks.to_string(),
+                "-",
+            ),
+            (
                 "invalidate_32_pages_idle_clocks",
                 "-".to_string(),
                 iv.invalidate_32_pages_idle_clocks.to_string(),
@@ -401,6 +414,12 @@ impl Numbers {
                 "requests_per_clock_under_invalidation",
                 "-".to_string(),
                 format!("{:.3}", iv.requests_per_clock_under_invalidation),
+                ">= 0.8",
+            ),
+            (
+                "requests_per_clock_under_invalidate_mr",
+                "-".to_string(),
+                format!("{:.3}", iv.requests_per_clock_under_invalidate_mr),
                 ">= 0.8",
             ),
             (
@@ -1009,8 +1028,10 @@ mod tests {
             "adaptive_rnr_service_p90_us",
             "invalidate_idle_clocks",
             "invalidate_all_idle_clocks",
+            "invalidate_mr_idle_clocks",
             "invalidate_flush_clocks_per_page",
             "requests_per_clock_under_invalidation",
+            "requests_per_clock_under_invalidate_mr",
             "requests_per_clock_under_invalidate_all",
             "mr_write_clocks",
         ] {

@@ -23,9 +23,11 @@
 //! | `invalidate_idle_clocks` | idle core, no DMA in flight: INVALIDATE of a one-page range, doorbell to `INV_DONE` moving (the register the driver's `invalidation_done` / `wait_invalidation` read) |
 //! | `invalidate_idle_event_clocks` | the same command: doorbell to the last write-data beat of its "invalidation done" record taken on the AXI4 master (the record is in host memory) |
 //! | `invalidate_all_idle_clocks` | as `invalidate_idle_clocks`, INVALIDATE ALL |
+//! | `invalidate_mr_idle_clocks` | as `invalidate_idle_clocks`, INVALIDATE of the whole MR |
 //! | `invalidate_32_pages_idle_clocks`, `invalidate_64_pages_idle_clocks`, `invalidate_512_pages_idle_clocks` | as `invalidate_idle_clocks`, a range of 32, 64 and 512 pages |
 //! | `invalidate_flush_clocks_per_page` | (64 pages - 1 page) / 63: what each further page of a range costs (the TLB sweeps one set per clock, one set per page of a range shorter than the sets) |
 //! | `requests_per_clock_under_invalidation` | 20,000 hit requests (as `top_hit_requests_per_clock`: 64 TLB-resident pages, QPs 0..15) while the driver issues an INVALIDATE of a one-page range of another MR every [`INVALIDATE_PERIOD`] clocks: requests / clocks from the first accept to the last response |
+//! | `requests_per_clock_under_invalidate_mr` | the same with an INVALIDATE of the whole other MR every [`INVALIDATE_PERIOD`] clocks |
 //! | `requests_per_clock_under_invalidate_all` | the same with an INVALIDATE ALL every [`INVALIDATE_PERIOD`] clocks (each empties the TLB: the hot pages walk again) |
 //! | `mr_write_clocks` | idle core: MR_WRITE, doorbell to `CMD_STATUS.BUSY` reading clear with result 0 (the nine `CMD_ARG` writes before it not counted; `mr_register_clocks` counts them) |
 //!
@@ -72,6 +74,7 @@ pub struct InvalNumbers {
     pub invalidate_idle_clocks: u64,
     pub invalidate_idle_event_clocks: u64,
     pub invalidate_all_idle_clocks: u64,
+    pub invalidate_mr_idle_clocks: u64,
     pub invalidate_32_pages_idle_clocks: u64,
     pub invalidate_64_pages_idle_clocks: u64,
     pub invalidate_512_pages_idle_clocks: u64,
@@ -81,6 +84,7 @@ pub struct InvalNumbers {
     /// done when the next was issued.
     pub invalidations_under_load: u64,
     pub invalidations_late_under_load: u64,
+    pub requests_per_clock_under_invalidate_mr: f64,
     pub requests_per_clock_under_invalidate_all: f64,
     pub invalidate_all_under_load: u64,
     pub invalidate_all_late_under_load: u64,
@@ -435,6 +439,12 @@ pub fn idle_numbers() -> InvalNumbers {
         idle_invalidation(&mut drv, &other, page(512), "INVALIDATE of 512 pages");
     (n.invalidate_all_idle_clocks, _) =
         idle_invalidation(&mut drv, &other, InvScope::All, "INVALIDATE ALL");
+    (n.invalidate_mr_idle_clocks, _) = idle_invalidation(
+        &mut drv,
+        &other,
+        InvScope::WholeMr,
+        "INVALIDATE of a whole MR",
+    );
     n.invalidate_flush_clocks_per_page = (n.invalidate_64_pages_idle_clocks as f64
         - n.invalidate_idle_clocks as f64)
         / (FLUSH_PAGES - 1) as f64;
@@ -457,12 +467,22 @@ pub struct LoadedRun {
     pub late: u64,
 }
 
+/// What the loaded scenario invalidates every [`INVALIDATE_PERIOD`] clocks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Load {
+    /// A one-page range of the unrelated MR (a different page each time).
+    Page,
+    /// The whole unrelated MR.
+    WholeMr,
+    /// Everything, the hot pages included.
+    All,
+}
+
 /// `requests` hit requests (64 resident pages of MR 0) with the driver
-/// issuing an INVALIDATE every [`INVALIDATE_PERIOD`] clocks: of a one-page
-/// range of the unrelated MR (`all` false) or ALL. Checks that every
-/// request is answered OK, every invalidation is done with its event, and
-/// `ERROR` stays clear.
-pub fn loaded(requests: usize, all: bool) -> LoadedRun {
+/// issuing an INVALIDATE every [`INVALIDATE_PERIOD`] clocks, of the scope
+/// `load` names. Checks that every request is answered OK, every
+/// invalidation is done with its event, and `ERROR` stays clear.
+pub fn loaded(requests: usize, load: Load) -> LoadedRun {
     let (mut drv, other) = core();
     let hot = drv
         .register_mr(
@@ -522,13 +542,13 @@ pub fn loaded(requests: usize, all: bool) -> LoadedRun {
                     run.late += !drv.invalidation_done(&t) as u64;
                 }
                 let k = run.invalidations;
-                let scope = if all {
-                    InvScope::All
-                } else {
-                    InvScope::Range {
+                let scope = match load {
+                    Load::All => InvScope::All,
+                    Load::WholeMr => InvScope::WholeMr,
+                    Load::Page => InvScope::Range {
                         va: OTHER_BASE + ((k % OTHER_PAGES) << 12),
                         len: 1 << 12,
-                    }
+                    },
                 };
                 let t = drv
                     .invalidate_start(&other, scope)
@@ -563,12 +583,15 @@ pub fn top_inval(progress: &mut dyn FnMut(&str)) -> InvalNumbers {
     progress("odp_mmu: INVALIDATE and MR_WRITE on the idle core");
     let mut n = idle_numbers();
     progress("odp_mmu: hits under a one-page INVALIDATE every 1,000 clocks");
-    let r = loaded(LOADED_REQUESTS, false);
+    let r = loaded(LOADED_REQUESTS, Load::Page);
     n.requests_per_clock_under_invalidation = r.requests_per_clock;
     n.invalidations_under_load = r.invalidations;
     n.invalidations_late_under_load = r.late;
+    progress("odp_mmu: hits under a whole-MR INVALIDATE every 1,000 clocks");
+    n.requests_per_clock_under_invalidate_mr =
+        loaded(LOADED_REQUESTS, Load::WholeMr).requests_per_clock;
     progress("odp_mmu: hits under an INVALIDATE ALL every 1,000 clocks");
-    let r = loaded(LOADED_REQUESTS, true);
+    let r = loaded(LOADED_REQUESTS, Load::All);
     n.requests_per_clock_under_invalidate_all = r.requests_per_clock;
     n.invalidate_all_under_load = r.invalidations;
     n.invalidate_all_late_under_load = r.late;

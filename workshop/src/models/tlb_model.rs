@@ -403,7 +403,10 @@ enum Mode {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Stage1 {
     Idle,
-    Lookup { mr: u64, va: u64 },
+    Lookup {
+        mr: u64,
+        va: u64,
+    },
     Fill,
     /// An invalidation step; `probe`: the first step of a generation
     /// invalidation; `nc`: a step that clears no 4 KiB way.

@@ -9,7 +9,8 @@
 //! pages and RESUMEs; now and then RESUMEs with the error flag instead,
 //! mapping nothing, and now and then RESUMEs a token a second time, which
 //! must be refused as stale and change nothing), resets the QPs that went
-//! in error (as the connection manager), suspends and resumes MRs, and
+//! in error (as the connection manager), suspends MRs (MR_SUSPEND) and,
+//! once their "MR suspended" event is read, resumes them (MR_RESUME), and
 //! reads counters. Every register access of the driver clocks the whole
 //! system, so traffic flows while it works.
 //!
@@ -31,7 +32,9 @@
 //! memory holds every buffer's bytes), QP error (a message QP's FATAL
 //! needs an error RESUME of a page it faulted on, one per error episode,
 //! and every answer is FATAL until its QP_RESET, remote ones with NAK
-//! 0x63), and the core's counters equal the bench's own counts.
+//! 0x63), MR suspend (its "MR suspended" event comes only once every OK
+//! answer of the MR taken before the MR_SUSPEND has reported `s_done`),
+//! and the core's counters equal the bench's own counts.
 
 use odp_mmu_workshop::harness;
 use odp_mmu_workshop::models::env;
@@ -116,10 +119,19 @@ struct ErrResume {
     to: u64,
 }
 
-/// A message MR and its suspend windows `(from, to)` (clocks).
+/// A message MR and its suspend windows: when MR_SUSPEND and MR_RESUME
+/// were issued and when their results came (each command changes the MR's
+/// state somewhere in between: MR_RESUME's result waits for its wakes).
 struct MsgMr {
     mr: driver::Mr,
-    suspended: Vec<(u64, Option<u64>)>,
+    suspended: Vec<(Span, Option<Span>)>,
+}
+
+/// From a command's issue to its result (clocks).
+#[derive(Clone, Copy, Debug)]
+struct Span {
+    issued: u64,
+    done: u64,
 }
 
 /// Everything beside the core: memory, traffic, monitors.
@@ -151,6 +163,8 @@ struct Env {
     seen: HashMap<u8, u64>,
     msg_answers: HashMap<u8, u64>,
     dones: u64,
+    /// OK answers to the random stream (returned on `s_done` unperformed).
+    random_oks: u64,
     /// Clocks a request was offered and not taken.
     blocked: u64,
     /// Pages of static MRs, `(mr, vpn)`, on which a random request got
@@ -277,6 +291,7 @@ impl World {
                 seen: HashMap::new(),
                 msg_answers: HashMap::new(),
                 dones: 0,
+                random_oks: 0,
                 blocked: 0,
                 faulted_static: HashSet::new(),
                 stalls_by_qp: HashMap::new(),
@@ -320,7 +335,7 @@ impl World {
         }
         let o = e.offer;
         let rsp_ready = e.rng.gen_range(0..100) < e.rsp_pct;
-        let done = e.dma.done.pop_front();
+        let done = e.dma.pop_done();
         e.dones += done.is_some() as u64;
         let out = self.top.cycle(&Inputs {
             req: o.map(|o| XReq {
@@ -562,6 +577,9 @@ impl Env {
                 self.walk_fatals += (status == status::FATAL) as u64;
                 if status == status::OK {
                     assert_eq!(f.beats, beats, "clock {now}: beats of tag {t} {req:x?}");
+                    // Nothing to transfer: the DMA engine returns it at once.
+                    self.dma.abandon(now, f.epoch);
+                    self.random_oks += 1;
                 }
             }
             Src::Msg(i, idx, _) => {
@@ -690,20 +708,19 @@ impl Env {
             "clock {now}: QP {} psn {:#x} {req:x?} accepted at {}",
             req.qpn, f.offer.psn, f.accepted
         );
-        let suspended_during = mr
-            .suspended
-            .iter()
-            .any(|&(from, to)| from <= now && to.is_none_or(|to| to + 8 >= f.accepted));
-        let suspended_throughout = mr
-            .suspended
-            .iter()
-            .any(|&(from, to)| from + 8 <= f.accepted && to.is_none_or(|to| to > now));
+        let suspended_during = mr.suspended.iter().any(|&(on, off)| {
+            on.issued <= now && off.is_none_or(|off| off.done.saturating_add(8) >= f.accepted)
+        });
+        let suspended_throughout = mr.suspended.iter().any(|&(on, off)| {
+            on.done.saturating_add(8) <= f.accepted && off.is_none_or(|off| off.issued > now)
+        });
         let pages = self.pages.touched(r.mr, req.va, req.len as u64);
         match status {
             status::OK => {
                 assert!(
                     !suspended_throughout,
-                    "{what}: OK while its MR is suspended"
+                    "{what}: OK while its MR is suspended ({:?})",
+                    mr.suspended
                 );
                 // Each beat: the page's frame, up to the page's end.
                 let mut va = req.va;
@@ -774,6 +791,7 @@ impl Env {
                     beats: f.beats.clone(),
                     epoch: f.epoch,
                     due: 0,
+                    answered: now,
                 },
             );
         }
@@ -921,12 +939,20 @@ fn fill_frame(mem: &mut HostMemory, p: &Page, reqs: &[Requester], images: &[Vec<
     }
 }
 
-/// Sets message MR `k`'s state through the driver (MR_SET_STATE) and in the
-/// bench's copies; returns the clock the command finished.
+/// Error events matched so far: whether the last one had `more` set, and
+/// the refusal matched while skipping was allowed.
+#[derive(Default)]
+struct ErrorMatch {
+    more: bool,
+    same: Option<(u8, u16, u8)>,
+}
+
 /// Matches error event `ev` with the oldest refused command expected
 /// (`(code, MR field, op)`); refusals merged into the previous error event
-/// (its `more`) are skipped.
-fn error_event(now: u64, ev: &Event, want: &mut VecDeque<(u8, u16, u8)>, merge: &mut bool) {
+/// (its `more`) are skipped. Identical refusals cannot be told apart: when
+/// an event matched the first of a run of them after a `more`, the rest of
+/// the run may have been the ones merged, and are skipped later too.
+fn error_event(now: u64, ev: &Event, want: &mut VecDeque<(u8, u16, u8)>, m: &mut ErrorMatch) {
     let Event::Error {
         code,
         mr,
@@ -936,26 +962,59 @@ fn error_event(now: u64, ev: &Event, want: &mut VecDeque<(u8, u16, u8)>, merge: 
     else {
         unreachable!()
     };
+    let t = (code, mr, detail as u8);
     loop {
         let w = want
             .pop_front()
             .unwrap_or_else(|| panic!("clock {now}: error event {ev:x?} with no refused command"));
-        if w == (code, mr, detail as u8) {
+        if w == t {
             break;
         }
-        assert!(*merge, "clock {now}: error event of {w:x?} lost");
+        assert!(
+            m.more || m.same == Some(w),
+            "clock {now}: error event of {w:x?} lost (event {ev:x?})"
+        );
     }
-    *merge = more;
+    m.same = m.more.then_some(t);
+    m.more = more;
 }
 
-fn set_msg_mr_state(drv: &mut Driver<World>, k: usize, state: u8) -> u64 {
+/// Suspends (MR_SUSPEND) or resumes (MR_RESUME) message MR `k` through
+/// the driver and in the bench's copies; returns the clock the command
+/// finished.
+fn suspend_msg_mr(drv: &mut Driver<World>, k: usize, suspend: bool) -> u64 {
     let mut mr = drv.bus.env.msg[k].mr;
-    drv.set_mr_state(&mut mr, state)
-        .unwrap_or_else(|e| panic!("MR_SET_STATE {state} of message MR {k}: {e}"));
+    if suspend {
+        drv.suspend_mr(&mut mr)
+            .unwrap_or_else(|e| panic!("MR_SUSPEND of message MR {k}: {e}"));
+    } else {
+        drv.resume_mr(&mut mr)
+            .unwrap_or_else(|e| panic!("MR_RESUME of message MR {k}: {e}"));
+    }
     let e = &mut drv.bus.env;
     e.msg[k].mr = mr;
     e.table[k] = mr.entry();
     drv.bus.clock()
+}
+
+/// A suspended MR's drain guarantee, when its "MR suspended" event is read:
+/// every OK answer for the MR taken before the MR_SUSPEND was issued has
+/// been returned on `s_done` (its DMA is over), so the driver may move the
+/// MR's pages.
+fn check_suspend_drained(w: &World, now: u64, mr: u16, pending: &mut Option<(usize, u64, bool)>) {
+    let Some((k, issued, seen)) = pending.as_mut() else {
+        panic!("clock {now}: \"MR suspended\" for MR {mr} with no MR_SUSPEND pending");
+    };
+    assert!(
+        *k == mr as usize && !*seen,
+        "clock {now}: \"MR suspended\" for MR {mr}, MR_SUSPEND pending for MR {k} (seen {seen})"
+    );
+    let left = w.env.dma.unreported(|i| w.env.reqs[i].mr == *k, *issued);
+    assert_eq!(
+        left, 0,
+        "clock {now}: MR {mr} suspended while {left} OK answers of it taken before the MR_SUSPEND (clock {issued}) still do DMA"
+    );
+    *seen = true;
 }
 
 /// Bring-up, MR registration and a bad command through the driver, then
@@ -1122,7 +1181,7 @@ fn system_run(params: &Params, clocks: u64, seed: u64) -> u64 {
         params.mr_entries as u16,
         regmap::op::MR_WRITE,
     ));
-    let mut errors_merge = false;
+    let mut errors_merge = ErrorMatch::default();
 
     // The event ring: 64 records in host memory above every table and
     // frame, interrupts on. A RESUME of a token never handed out is stale:
@@ -1150,6 +1209,9 @@ fn system_run(params: &Params, clocks: u64, seed: u64) -> u64 {
     let mut hinted = 0u64;
     let mut next_csr = start + 1000;
     let mut resume_at: Option<(usize, u64)> = None;
+    // The MR_SUSPEND in progress: message MR, clock it was issued, its
+    // "MR suspended" event read.
+    let mut suspending: Option<(usize, u64, bool)> = None;
     let mut lookups_seen = 0u64;
     let mut suspends = 0u64;
     // The driver's error and stale RESUMEs, the QP resets of the
@@ -1258,6 +1320,10 @@ fn system_run(params: &Params, clocks: u64, seed: u64) -> u64 {
                     error_events += 1;
                     continue;
                 }
+                if let Event::MrSuspended { mr } = ev {
+                    check_suspend_drained(&drv.bus, now, mr, &mut suspending);
+                    continue;
+                }
                 let Event::PageFault(pf) = ev else {
                     panic!("clock {now}: unexpected event {ev:x?}");
                 };
@@ -1360,18 +1426,38 @@ fn system_run(params: &Params, clocks: u64, seed: u64) -> u64 {
             next_poll = drv.bus.clock() + if closing { 20 } else { rng.gen_range(20..1500) };
             continue;
         }
-        if let Some((k, _)) = resume_at.filter(|&(_, at)| now >= at || closing) {
-            let at = set_msg_mr_state(&mut drv, k, mr_state::VALID);
-            drv.bus.env.msg[k].suspended.last_mut().unwrap().1 = Some(at);
+        // The driver resumes the MR once it has read the "MR suspended"
+        // event (the pages could have moved then).
+        let drained = suspending.is_some_and(|s| s.2);
+        if let Some((k, _)) = resume_at.filter(|&(_, at)| drained && (now >= at || closing)) {
+            // The MR may be valid from the issue on: the window's end is
+            // known (its result not yet) while the command runs.
+            let issued = drv.bus.clock();
+            drv.bus.env.msg[k].suspended.last_mut().unwrap().1 = Some(Span {
+                issued,
+                done: u64::MAX,
+            });
+            let done = suspend_msg_mr(&mut drv, k, false);
+            drv.bus.env.msg[k].suspended.last_mut().unwrap().1 = Some(Span { issued, done });
             resume_at = None;
+            suspending = None;
             continue;
         }
         if now >= next_csr && !closing {
             next_csr = now + rng.gen_range(200..3000);
             if resume_at.is_none() && rng.gen_ratio(1, 4) {
                 let k = rng.gen_range(0..n_msg);
-                let at = set_msg_mr_state(&mut drv, k, mr_state::SUSPENDED);
-                drv.bus.env.msg[k].suspended.push((at, None));
+                let issued = drv.bus.clock();
+                suspending = Some((k, issued, false));
+                drv.bus.env.msg[k].suspended.push((
+                    Span {
+                        issued,
+                        done: u64::MAX,
+                    },
+                    None,
+                ));
+                let at = suspend_msg_mr(&mut drv, k, true);
+                drv.bus.env.msg[k].suspended.last_mut().unwrap().0.done = at;
                 resume_at = Some((k, at + rng.gen_range(100..3000)));
                 suspends += 1;
             } else {
@@ -1428,7 +1514,7 @@ fn system_run(params: &Params, clocks: u64, seed: u64) -> u64 {
 
     assert_eq!(
         e.dones,
-        e.msg_answers.get(&status::OK).copied().unwrap_or(0),
+        e.msg_answers.get(&status::OK).copied().unwrap_or(0) + e.random_oks,
         "one s_done per OK request"
     );
 
@@ -1493,6 +1579,9 @@ fn system_run(params: &Params, clocks: u64, seed: u64) -> u64 {
             if let Event::Error { .. } = e {
                 error_event(drv.bus.clock(), &e, &mut want_errors, &mut errors_merge);
                 continue;
+            }
+            if let Event::MrSuspended { mr } = e {
+                panic!("MR {mr} suspended after the run: its MR_RESUME came first");
             }
             let Event::PageFault(pf) = e else {
                 panic!("unexpected event {e:x?}");

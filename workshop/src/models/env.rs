@@ -317,6 +317,9 @@ impl Requester {
     }
 }
 
+/// The requester position of an abandoned DMA in [`DmaEngine`]'s queue.
+const ABANDONED: usize = usize::MAX;
+
 /// One OK request's DMA, queued in the engine.
 #[derive(Clone, Debug)]
 pub struct Dma {
@@ -327,6 +330,8 @@ pub struct Dma {
     pub beats: Vec<(u64, u64)>,
     pub epoch: u8,
     pub due: u64,
+    /// The clock its OK answer was taken.
+    pub answered: u64,
 }
 
 /// The DMA engine: per-QP FIFOs of OK requests, each carried out at its due
@@ -334,8 +339,13 @@ pub struct Dma {
 #[derive(Default)]
 pub struct DmaEngine {
     queues: Vec<VecDeque<Dma>>,
-    /// Epochs of completed requests not yet pulsed on `s_done` (one a clock).
-    pub done: VecDeque<u8>,
+    /// Completed requests not yet pulsed on `s_done` (one a clock): epoch,
+    /// requester position ([`ABANDONED`] for an abandoned one), clock of
+    /// the OK answer.
+    done: VecDeque<(u8, usize, u64)>,
+    /// OK answers whose DMA the engine abandons: (clock due on `s_done`,
+    /// epoch).
+    abandoned: VecDeque<(u64, u8)>,
     pub writes: u64,
     pub reads: u64,
     pub bytes: u64,
@@ -347,6 +357,13 @@ impl DmaEngine {
             queues: (0..requesters).map(|_| VecDeque::new()).collect(),
             ..Default::default()
         }
+    }
+
+    /// An OK answer the engine does no DMA for (a request of no requester):
+    /// it is still returned on `s_done`, with its epoch, a few clocks
+    /// later, as the core's drain requires of every OK answer.
+    pub fn abandon(&mut self, now: u64, epoch: u8) {
+        self.abandoned.push_back((now + 4, epoch));
     }
 
     /// Queues an OK request; its DMA takes a random time (rarely long).
@@ -362,7 +379,31 @@ impl DmaEngine {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.queues.iter().all(|q| q.is_empty()) && self.done.is_empty()
+        self.queues.iter().all(|q| q.is_empty())
+            && self.done.is_empty()
+            && self.abandoned.is_empty()
+    }
+
+    /// The epoch to pulse on `s_done` this clock, if a request completed.
+    pub fn pop_done(&mut self) -> Option<u8> {
+        self.done.pop_front().map(|d| d.0)
+    }
+
+    /// OK answers taken before clock `before`, of the requesters `of`
+    /// selects, whose DMA has not been reported on `s_done` yet.
+    pub fn unreported(&self, of: impl Fn(usize) -> bool, before: u64) -> usize {
+        let queued = self
+            .queues
+            .iter()
+            .flatten()
+            .filter(|d| of(d.req) && d.answered < before)
+            .count();
+        let done = self
+            .done
+            .iter()
+            .filter(|d| d.1 != ABANDONED && of(d.1) && d.2 < before)
+            .count();
+        queued + done
     }
 
     /// Carries out every DMA due at `now`: writes into `mem` and `image`
@@ -375,6 +416,10 @@ impl DmaEngine {
         reqs: &[Requester],
         images: &mut [Vec<u8>],
     ) {
+        while self.abandoned.front().is_some_and(|a| a.0 <= now) {
+            let (_, epoch) = self.abandoned.pop_front().unwrap();
+            self.done.push_back((epoch, ABANDONED, now));
+        }
         for (qi, q) in self.queues.iter_mut().enumerate() {
             while q.front().is_some_and(|d| d.due <= now) {
                 let d = q.pop_front().unwrap();
@@ -410,7 +455,7 @@ impl DmaEngine {
                     self.reads += 1;
                 }
                 self.bytes += k;
-                self.done.push_back(d.epoch);
+                self.done.push_back((d.epoch, d.req, d.answered));
             }
         }
     }

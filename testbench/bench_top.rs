@@ -212,7 +212,7 @@ fn adaptive_rnr_random_code_settles_at_the_90th_percentile_of_service_times() {
 ///   clocks: >= 0.8 requests a clock (the target), every
 ///   invalidation done before the next is issued;
 /// - ALL and whole-MR INVALIDATE on the idle core cost what one page
-///   costs (the TLB advances a generation in three clocks, no sweep of its
+///   costs (the TLB advances a generation in four clocks, no sweep of its
 ///   256 sets), and hits under a whole-MR INVALIDATE of another MR every
 ///   1,000 clocks stay at >= 0.95 requests a clock (a 256-clock sweep
 ///   would refuse lookups a quarter of the time: at most 0.75).

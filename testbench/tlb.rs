@@ -852,15 +852,15 @@ fn tlb_refuses_lookups_for_at_most_one_clock_per_fill() {
 fn tlb_invalidation_refuses_lookups_for_its_sweep_steps_only() {
     let mut b = default_cfg();
     // One page: one step; 3 pages: 3 steps; a wide range: 256; BY_MR and
-    // ALL advance a generation: 3, whatever the TLB holds.
+    // ALL advance a generation: 4, whatever the TLB holds.
     b.fill(MR_A.page(0x1000, SIZE_4K, 0x1, true));
     b.fill(MR_B.page(0x1000, SIZE_4K, 0x2, true));
     for (inv, steps) in [
         (MR_A.range(INV_BY_MR_RANGE, 0x1000, 0x2000), 1),
         (MR_A.range(INV_BY_MR_RANGE, 0x1FFF, 0x3001), 3),
         (MR_A.range(INV_BY_MR_RANGE, 0, GIB1), 256),
-        (MR_A.range(INV_BY_MR, 0, 0), 3),
-        (MR_A.range(INV_ALL, 0, 0), 3),
+        (MR_A.range(INV_BY_MR, 0, 0), 4),
+        (MR_A.range(INV_ALL, 0, 0), 4),
         (MR_A.range(INV_BY_MR_RANGE, 0x5000, 0x5000), 1),
     ] {
         let (accepted, done) = b.inv(inv);
@@ -890,10 +890,10 @@ fn tlb_generation_invalidation_is_constant_time_and_wraps_with_a_sweep() {
         assert_eq!(MR_A.hit(&mut b, 4 * MIB2), None, "BY_MR {k}");
         assert_eq!(MR_B.hit(&mut b, x), t4k(0x22, true), "BY_MR {k}");
     }
-    // 255 advances of three steps, then the wrap: the probe, a step that
-    // clears nothing, and a sweep of all 256 sets.
-    assert!(steps[..255].iter().all(|&s| s == 3), "{steps:?}");
-    assert_eq!(steps[255], 2 + 256);
+    // 255 advances of four steps, then the wrap: the probe, two steps that
+    // clear nothing, and a sweep of all 256 sets.
+    assert!(steps[..255].iter().all(|&s| s == 4), "{steps:?}");
+    assert_eq!(steps[255], 3 + 256);
     // A fill in the new turn of generation 0 hits again.
     b.fill(MR_A.page(x, SIZE_4K, 0x33, false));
     assert_eq!(MR_A.hit(&mut b, x), t4k(0x33, false));
@@ -907,8 +907,8 @@ fn tlb_generation_invalidation_is_constant_time_and_wraps_with_a_sweep() {
         b.fill(MR_B.page(x, SIZE_4K, 0x44 + k, true));
         assert_eq!(MR_B.hit(&mut b, x), t4k(0x44 + k, true), "ALL {k}");
     }
-    assert!(steps[..15].iter().all(|&s| s == 3), "{steps:?}");
-    assert_eq!(steps[15], 2 + 256);
+    assert!(steps[..15].iter().all(|&s| s == 4), "{steps:?}");
+    assert_eq!(steps[15], 3 + 256);
 }
 
 #[test]

@@ -105,10 +105,10 @@ pub enum TlbState {
 ///   is low from a+1 to i+1: one fill per 3 clocks at most.
 /// - Invalidation accepted in clock b: `ready` is low from b+1. A fill
 ///   pending at b is applied first, then one step per clock. `INV_ALL` and
-///   `INV_BY_MR` take three steps that advance the global or the MR's
+///   `INV_BY_MR` take four steps that advance the global or the MR's
 ///   generation (4 KiB entries of an older generation never hit), or, when
 ///   that generation wraps (every 16th ALL, every 256th BY_MR of one MR),
-///   two plus a sweep of every set. `INV_BY_MR_RANGE` sweeps the sets its
+///   three plus a sweep of every set. `INV_BY_MR_RANGE` sweeps the sets its
 ///   4 KiB pages map to, one per clock, `min(pages, sets)` steps. Huge
 ///   entries are compared in parallel with the last step. `inv_done`
 ///   pulses, and `ready` returns, in the clock after the last step:
@@ -253,6 +253,10 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     // invalidation into a full sweep.
     genm: DFF<Bit>,
     probe_pend: DFF<Bit>,
+    // The probe's generation, registered from the RAM in its stage R and
+    // acted on in the clock after (no logic behind the RAM's output).
+    pr_probe: DFF<Bit>,
+    pr_gen: DFF<Bits<8>>,
 
     // Stage R: the operation whose RAM read was issued in the previous
     // clock. The RAM words are only registered here: the block RAM's
@@ -635,6 +639,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             sweep_left: Default::default(),
             genm: Default::default(),
             probe_pend: Default::default(),
+            pr_probe: Default::default(),
+            pr_gen: Default::default(),
             sr_lk: Default::default(),
             sr_fill: Default::default(),
             sr_sweep: Default::default(),
@@ -893,6 +899,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             sweep_left,
             genm,
             probe_pend,
+            pr_probe,
+            pr_gen,
             ggen,
             sr_lk,
             sr_fill,
@@ -1296,33 +1304,36 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
                 // = INV_RESERVED
                 self.sweep_left.d.next = 0.into();
             }
-            // ALL and BY_MR advance a generation: three steps (the probe,
-            // one more, the last with the huge entries) that clear no 4 KiB
+            // ALL and BY_MR advance a generation: four steps (the probe,
+            // two more, the last with the huge entries) that clear no 4 KiB
             // way, unless the probe finds the generation about to wrap.
             self.genm.d.next = false;
             self.probe_pend.d.next = false;
             if (self.inv.kind.val() == 0) || (self.inv.kind.val() == 1) {
                 // = INV_ALL, INV_BY_MR
-                self.sweep_left.d.next = 2.into();
+                self.sweep_left.d.next = 3.into();
                 self.genm.d.next = true;
                 self.probe_pend.d.next = true;
             }
         }
 
-        // The probe in stage R: its generation (the MR's, read in stage 0
-        // with the invalidation's MR, or the global one) is advanced at
-        // the end of this clock, so lookups issued from the clock after
-        // next (the last step is issued at the earliest then) see the new
-        // one. A generation about to wrap could revive entries left from
-        // its previous turn: the invalidation then sweeps every set
-        // instead, clearing the MR's (or every) entries whatever their
-        // generation, and the generation starts again from zero.
-        self.gen_old.next = self.mgen.read_data.val();
+        // The probe two clocks after its issue: its generation (the MR's,
+        // read in stage 0 with the invalidation's MR and registered in
+        // stage R, or the global one) is advanced at the end of this clock,
+        // so lookups issued from the clock after next (the last step is
+        // issued at the earliest in the next one) see the new one. A
+        // generation about to wrap could revive entries left from its
+        // previous turn: the invalidation then sweeps every set instead,
+        // clearing the MR's (or every) entries whatever their generation,
+        // and the generation starts again from zero.
+        self.pr_probe.d.next = self.sr_probe.q.val();
+        self.pr_gen.d.next = self.mgen.read_data.val();
+        self.gen_old.next = self.pr_gen.q.val();
         self.mgen.write_address.next = self.inv_mr_r.q.val();
         self.mgen.write_data.next = self.gen_old.val() + 1;
         self.mgen.write_enable.next = false;
         self.gen_wrap.next = false;
-        if self.sr_probe.q.val() {
+        if self.pr_probe.q.val() {
             if self.inv_kind_r.q.val() == 1 {
                 // = INV_BY_MR
                 self.gen_wrap.next = self.gen_old.val() == 0xFF;
@@ -1477,12 +1488,12 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         // Only the RAM word's generations are compared: a forwarded word
         // (written in the three clocks up to this one) is always of the
         // current generations. A fill that read a generation before an
-        // invalidation advanced it was issued at the latest in the probe's
-        // stage R, two clocks before the last step; when it was issued
+        // invalidation advanced it was issued at the latest in the clock
+        // the new one is written, before the last step; when it was issued
         // after the acceptance it is checked against the invalidation
         // (its stage R is still in the invalidation) and dropped, else it
         // was written by the acceptance's clock + 2, which a lookup issued
-        // at `inv_done` (acceptance + 4 at the earliest) reads from the RAM.
+        // at `inv_done` (acceptance + 5 at the earliest) reads from the RAM.
         self.krr.next = 0.into();
         self.qv.next = 0.into();
         self.idx.next = 0.into();
@@ -1923,6 +1934,7 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.sr_clear.d.next = false;
             self.sr_last.d.next = false;
             self.sr_probe.d.next = false;
+            self.pr_probe.d.next = false;
             self.sr_nc.d.next = false;
             self.s1_nc.d.next = false;
             self.genm.d.next = false;

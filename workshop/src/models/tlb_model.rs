@@ -433,10 +433,10 @@ enum Stage1 {
 /// - An accepted invalidation: `ready` low from the next clock, a pending
 ///   fill first, then one step per clock in the order of [`TlbRef::sweep`]
 ///   (huge entries with the last step), then `inv_done` and `ready` high
-///   together. ALL and BY_MR take three steps that clear no set: the
+///   together. ALL and BY_MR take four steps that clear no set: the
 ///   first (the probe) advances the generation as it takes effect, and
 ///   when that generation wraps, every set is swept after it instead
-///   (the probe's following clock restarts the count at set 0). Fills are accepted while it runs (not in the
+///   (the clock after the probe takes effect restarts the count at set 0). Fills are accepted while it runs (not in the
 ///   clock of its last step) and dropped when it covers them; a fill
 ///   offered but not taken in the clock it was accepted holds back the last
 ///   step until it is taken.
@@ -449,6 +449,9 @@ pub struct TlbRef {
     /// The invalidation advances a generation (steps clear no set).
     genm: bool,
     probe_pend: bool,
+    /// The probe took effect in the previous clock and found its
+    /// generation wrapping: the sweep is set up at the end of this one.
+    wrap_next: bool,
     owe: bool,
     ready: bool,
     inv_done: bool,
@@ -484,6 +487,7 @@ impl TlbRef {
             inv: None,
             genm: false,
             probe_pend: false,
+            wrap_next: false,
             owe: false,
             ready: false,
             inv_done: false,
@@ -515,6 +519,7 @@ impl TlbRef {
         self.inv = None;
         self.genm = false;
         self.probe_pend = false;
+        self.wrap_next = false;
         self.owe = false;
         self.ready = false;
         self.inv_done = false;
@@ -533,7 +538,7 @@ impl TlbRef {
     pub fn sweep(&self, inv: &Inv) -> (usize, usize) {
         let sets = self.model.sets as u64;
         match inv.kind {
-            INV_ALL | INV_BY_MR => (0, 2),
+            INV_ALL | INV_BY_MR => (0, 3),
             INV_BY_MR_RANGE if inv.va_lo < inv.va_hi => {
                 let first = inv.va_lo >> 12;
                 let span = ((inv.va_hi - 1) >> 12) - first;
@@ -708,9 +713,9 @@ impl TlbRef {
                 }
             }
         }
-        // A wrapping generation: every set is swept from the next clock
-        // (a step issued in this clock clears nothing and is not counted).
-        if wrap {
+        // A wrapping generation: every set is swept from the clock after
+        // next (steps issued until then clear nothing and are not counted).
+        if std::mem::replace(&mut self.wrap_next, wrap) {
             if self.inv.is_some_and(|i| i.kind == INV_BY_MR) {
                 self.wraps_mr += 1;
             } else {

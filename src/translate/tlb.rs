@@ -253,10 +253,9 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     // invalidation into a full sweep.
     genm: DFF<Bit>,
     probe_pend: DFF<Bit>,
-    // The probe's generation, registered from the RAM in its stage R and
-    // acted on in the clock after (no logic behind the RAM's output).
+    // The probe in its stage 1, where its generation is in `s1_kg`
+    // (registered from the RAM: no logic behind the RAM's output).
     pr_probe: DFF<Bit>,
-    pr_gen: DFF<Bits<8>>,
 
     // Stage R: the operation whose RAM read was issued in the previous
     // clock. The RAM words are only registered here: the block RAM's
@@ -640,7 +639,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             genm: Default::default(),
             probe_pend: Default::default(),
             pr_probe: Default::default(),
-            pr_gen: Default::default(),
             sr_lk: Default::default(),
             sr_fill: Default::default(),
             sr_sweep: Default::default(),
@@ -900,7 +898,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             genm,
             probe_pend,
             pr_probe,
-            pr_gen,
             ggen,
             sr_lk,
             sr_fill,
@@ -1327,8 +1324,7 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         // clearing the MR's (or every) entries whatever their generation,
         // and the generation starts again from zero.
         self.pr_probe.d.next = self.sr_probe.q.val();
-        self.pr_gen.d.next = self.mgen.read_data.val();
-        self.gen_old.next = self.pr_gen.q.val();
+        self.gen_old.next = self.s1_kg.q.val().get_bits::<8>(0);
         self.mgen.write_address.next = self.inv_mr_r.q.val();
         self.mgen.write_data.next = self.gen_old.val() + 1;
         self.mgen.write_enable.next = false;

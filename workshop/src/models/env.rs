@@ -343,9 +343,6 @@ pub struct DmaEngine {
     /// requester position ([`ABANDONED`] for an abandoned one), clock of
     /// the OK answer.
     done: VecDeque<(u8, usize, u64)>,
-    /// OK answers whose DMA the engine abandons: (clock due on `s_done`,
-    /// epoch).
-    abandoned: VecDeque<(u64, u8)>,
     pub writes: u64,
     pub reads: u64,
     pub bytes: u64,
@@ -360,10 +357,10 @@ impl DmaEngine {
     }
 
     /// An OK answer the engine does no DMA for (a request of no requester):
-    /// it is still returned on `s_done`, with its epoch, a few clocks
-    /// later, as the core's drain requires of every OK answer.
+    /// it is still returned on `s_done`, with its epoch, in its turn, as
+    /// the core's drain requires of every OK answer.
     pub fn abandon(&mut self, now: u64, epoch: u8) {
-        self.abandoned.push_back((now + 4, epoch));
+        self.done.push_back((epoch, ABANDONED, now));
     }
 
     /// Queues an OK request; its DMA takes a random time (rarely long).
@@ -379,9 +376,7 @@ impl DmaEngine {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.queues.iter().all(|q| q.is_empty())
-            && self.done.is_empty()
-            && self.abandoned.is_empty()
+        self.queues.iter().all(|q| q.is_empty()) && self.done.is_empty()
     }
 
     /// The epoch to pulse on `s_done` this clock, if a request completed.
@@ -416,10 +411,6 @@ impl DmaEngine {
         reqs: &[Requester],
         images: &mut [Vec<u8>],
     ) {
-        while self.abandoned.front().is_some_and(|a| a.0 <= now) {
-            let (_, epoch) = self.abandoned.pop_front().unwrap();
-            self.done.push_back((epoch, ABANDONED, now));
-        }
         for (qi, q) in self.queues.iter_mut().enumerate() {
             while q.front().is_some_and(|d| d.due <= now) {
                 let d = q.pop_front().unwrap();

@@ -283,7 +283,7 @@
 #define ODP_MMU_CTR_INVALIDATIONS 14u
 #define ODP_MMU_INVALIDATIONS_LO 0x0270u
 #define ODP_MMU_INVALIDATIONS_HI 0x0274u
-/* PREFETCHES (count, planned: command unit): Prefetch commands completed. */
+/* PREFETCHES (count, built): Prefetch commands completed (their "prefetch done" record taken for the event ring). */
 #define ODP_MMU_CTR_PREFETCHES 15u
 #define ODP_MMU_PREFETCHES_LO 0x0278u
 #define ODP_MMU_PREFETCHES_HI 0x027Cu
@@ -352,7 +352,7 @@
 /*   CMD_ARG3: VA_HI: Start virtual address, bits 63:32. */
 /*   CMD_ARG4: LENGTH_LO: Length in bytes, bits 31:0. */
 /*   CMD_ARG5: LENGTH_HI: Length in bytes, bits 63:32. */
-/* PREFETCH (planned: command unit): Walks and caches a range ahead of use, in the style of ibv_advise_mr. */
+/* PREFETCH (built): Walks and caches a range ahead of use, in the style of ibv_advise_mr: one lookup per 4 KiB page, at most half the walks; a "prefetch done" event counts the pages filled, faulted and refused. One at a time: another while one runs finishes PF_BUSY. */
 #define ODP_MMU_OP_PREFETCH 0x06u
 /*   CMD_ARG0: INDEX: MR index. */
 /*   CMD_ARG1: FLAGS: Flags. */

@@ -519,6 +519,7 @@ mod tests {
             ("control/command.rs", "op::INVALIDATE") => regmap::op::INVALIDATE.into(),
             ("control/command.rs", "RES_EMPTY_RANGE") => command::RES_EMPTY_RANGE,
             ("control/command.rs", "RES_INV_BUSY") => command::RES_INV_BUSY,
+            ("control/command.rs", "RES_PF_BUSY") => command::RES_PF_BUSY,
             ("control/command.rs", "IV_RANGE") => crate::control::inval::IV_RANGE,
             ("control/command.rs", "IV_MR") => crate::control::inval::IV_MR,
             ("control/command.rs", "IV_ALL") => crate::control::inval::IV_ALL,
@@ -527,6 +528,7 @@ mod tests {
             ("control/command.rs", "op::QP_RESET") => regmap::op::QP_RESET.into(),
             ("control/command.rs", "op::QP_RNR_TIMER") => regmap::op::QP_RNR_TIMER.into(),
             ("control/mr_waiters.rs", "SETTLE_CLOCKS") => crate::control::mr_waiters::SETTLE_CLOCKS,
+            ("top.rs", "prefetch::PF_WAIT_MAX") => crate::control::prefetch::PF_WAIT_MAX,
             (_, _) => return spec_value(name),
         })
     }

@@ -9,6 +9,7 @@ use crate::common::interfaces::{
 use crate::control::command::CommandUnit;
 use crate::control::inval::InvalUnit;
 use crate::control::mr_waiters::MrWaiters;
+use crate::control::prefetch::Prefetcher;
 use crate::control::{CsrCaps, CsrRegs};
 use crate::fault::events::EventRing;
 use crate::fault::fault_queue::FaultQueue;
@@ -80,6 +81,14 @@ pub struct OdpMmu<
     eq: EventRing,
     qr: QpResponder<QP_BITS>,
     rt: RnrTimer,
+    pf: Prefetcher,
+    /// The prefetch unit has the translator's request port this clock if
+    /// it offers a page: `s_xreq` was idle the clock before, or the page
+    /// has waited `PF_WAIT_MAX` clocks (docs/prefetch.md).
+    pf_turn: DFF<Bit>,
+    /// Clocks the prefetch unit's offer has waited, saturating.
+    pf_wait: DFF<Bits<3>>,
+    pf_take: Signal<Local, Bit>,
     /// The error note at the head of the fault queue's notes has been
     /// applied (SET_ERROR taken); its wake may go out.
     note_err_done: DFF<Bit>,
@@ -97,10 +106,11 @@ pub struct OdpMmu<
     fence_ok: Signal<Local, Bit>,
     fence_l: Signal<Local, Bits<16>>,
     /// The event ring's source served first: 0 the fault queue, 1 the
-    /// invalidation unit; under load the two alternate.
-    ev_sel: DFF<Bit>,
-    /// The source whose record is offered this clock.
-    ev_pick: Signal<Local, Bit>,
+    /// invalidation unit, 2 the prefetch unit; under load they take turns.
+    ev_sel: DFF<Bits<2>>,
+    /// The source whose record is offered this clock: 0 the fault queue,
+    /// 1 the invalidation unit, 2 the prefetch unit.
+    ev_pick: Signal<Local, Bits<2>>,
     ev_valid: Signal<Local, Bit>,
     /// The event ring is off (`EQ_LOG2_SIZE` = 0): its reset.
     eq_off: Signal<Local, Bit>,
@@ -206,6 +216,10 @@ impl<
             eq: EventRing::new(),
             qr: QpResponder::new(),
             rt: RnrTimer::new(),
+            pf: Prefetcher::new((WALKS / 2).max(1)),
+            pf_turn: Default::default(),
+            pf_wait: Default::default(),
+            pf_take: Default::default(),
             note_err_done: Default::default(),
             stalled_now: Default::default(),
             rsp_pushed: Default::default(),
@@ -279,6 +293,9 @@ impl<
         self.eq.clock.next = self.clk.val();
         self.qr.clock.next = self.clk.val();
         self.rt.clock.next = self.clk.val();
+        self.pf.clock.next = self.clk.val();
+        self.pf_turn.clock.next = self.clk.val();
+        self.pf_wait.clock.next = self.clk.val();
         self.note_err_done.clock.next = self.clk.val();
         self.note_err_done.d.next = self.note_err_done.q.val();
         self.stalled_now.clock.next = self.clk.val();
@@ -300,6 +317,7 @@ impl<
         self.eq.rst.next = self.rst.val();
         self.qr.rst.next = self.rst.val();
         self.rt.rst.next = self.rst.val();
+        self.pf.rst.next = self.rst.val();
 
         // ---- AXI4-Lite: the CSR block.
         AxiLiteSlave::link(&mut self.s_axil, &mut self.csr.s_axil);
@@ -377,8 +395,70 @@ impl<
         self.csr.inv_done.next = self.iv.completed.val();
         self.csr.err_done_bad.next = self.iv.err_done.val() | self.iv.err_overflow.val();
 
-        // ---- Translation requests and responses.
-        XReqIn::link(&mut self.s_xreq, &mut self.xl.s_xreq);
+        // ---- PREFETCH (docs/prefetch.md): command unit -> prefetch unit,
+        // whose page lookups share the translator's request port.
+        self.pf.s_valid.next = self.cmd.pf_valid.val();
+        self.cmd.pf_ready.next = self.pf.s_ready.val();
+        self.cmd.pf_busy.next = self.pf.busy.val();
+        self.pf.s_mr.next = self.cmd.iv_mr.val();
+        self.pf.s_lo.next = self.cmd.iv_va_lo.val();
+        self.pf.s_hi.next = self.cmd.iv_va_hi.val();
+        self.pf.s_write.next = self.cmd.pf_write.val();
+        self.pf.s_nofault.next = self.cmd.pf_nofault.val();
+        self.pf.s_tag.next = self.cmd.res_tag.val();
+        self.pf.a_valid.next = self.xl.m_pf_valid.val();
+        self.pf.a_status.next = self.xl.m_pf_status.val();
+
+        // ---- Translation requests and responses. The request port is
+        // `s_xreq`'s unless the prefetch unit has its turn.
+        self.pf_take.next = self.pf.m_rq_valid.val() & self.pf_turn.q.val();
+        self.xl.s_xreq.valid.next = self.s_xreq.valid.val();
+        self.xl.s_xreq.tag.next = self.s_xreq.tag.val();
+        self.xl.s_xreq.op.next = self.s_xreq.op.val();
+        self.xl.s_xreq.qpn.next = self.s_xreq.qpn.val();
+        self.xl.s_xreq.rqpn.next = self.s_xreq.rqpn.val();
+        self.xl.s_xreq.psn.next = self.s_xreq.psn.val();
+        self.xl.s_xreq.msn.next = self.s_xreq.msn.val();
+        self.xl.s_xreq.pd.next = self.s_xreq.pd.val();
+        self.xl.s_xreq.key.next = self.s_xreq.key.val();
+        self.xl.s_xreq.va.next = self.s_xreq.va.val();
+        self.xl.s_xreq.len.next = self.s_xreq.len.val();
+        self.xl.s_xreq.msg_len.next = self.s_xreq.msg_len.val();
+        self.xl.xreq_pf.next = false;
+        self.xl.xreq_nofault.next = false;
+        self.s_xreq.ready.next = self.xl.s_xreq.ready.val();
+        self.pf.m_rq_ready.next = false;
+        if self.pf_take.val() {
+            // A PREFETCH page: a local read (write) of no QP, one byte at
+            // the page's first address in the range.
+            self.xl.s_xreq.valid.next = true;
+            self.xl.s_xreq.tag.next = 0.into();
+            self.xl.s_xreq.op.next = 2.into(); // = op::LOCAL_READ
+            if self.pf.m_rq_write.val() {
+                self.xl.s_xreq.op.next = 3.into(); // = op::LOCAL_WRITE
+            }
+            self.xl.s_xreq.qpn.next = 0xFF_FFFF.into();
+            self.xl.s_xreq.rqpn.next = 0.into();
+            self.xl.s_xreq.psn.next = 0.into();
+            self.xl.s_xreq.msn.next = 0.into();
+            self.xl.s_xreq.pd.next = 0.into();
+            self.xl.s_xreq.key.next = bit_cast::<32, 8>(self.pf.m_rq_mr.val()) << 8;
+            self.xl.s_xreq.va.next = self.pf.m_rq_va.val();
+            self.xl.s_xreq.len.next = 1.into();
+            self.xl.s_xreq.msg_len.next = self.pf.m_rq_msg_len.val();
+            self.xl.xreq_pf.next = true;
+            self.xl.xreq_nofault.next = self.pf.m_rq_nofault.val();
+            self.s_xreq.ready.next = false;
+            self.pf.m_rq_ready.next = self.xl.s_xreq.ready.val();
+        }
+        self.pf_turn.d.next = (!self.s_xreq.valid.val()) | (self.pf_wait.q.val() == 7); // = prefetch::PF_WAIT_MAX
+        self.pf_wait.d.next = 0.into();
+        if self.pf.m_rq_valid.val() & (!self.pf.m_rq_ready.val()) & (self.pf_wait.q.val() != 7) {
+            self.pf_wait.d.next = self.pf_wait.q.val() + 1;
+        }
+        if self.pf.m_rq_valid.val() & (!self.pf.m_rq_ready.val()) & (self.pf_wait.q.val() == 7) {
+            self.pf_wait.d.next = self.pf_wait.q.val();
+        }
         XRspOut::link(&mut self.m_xrsp, &mut self.xl.m_xrsp);
 
         // ---- AXI4 read channels: the walker's page-table reads.
@@ -406,42 +486,68 @@ impl<
         // the base (docs/top.md).
         self.fq.s_flt_mr_lo.next = self.xl.m_flt_va.val();
         self.fq.s_flt_mr_hi.next = self.xl.m_flt_mr_hi.val();
-        // Event records: the fault queue's and the invalidation unit's.
-        // `ev_sel` names the source served first; a source with nothing to
-        // offer yields to the other in the same clock, and a record taken
-        // hands the next turn to the other source.
+        // Event records: the fault queue's (0), the invalidation unit's (1)
+        // and the prefetch unit's (2). `ev_sel` names the source served
+        // first; one with nothing to offer yields to the next in turn
+        // order in the same clock, and a record taken hands the next turn
+        // to the source after it.
         self.ev_pick.next = self.ev_sel.q.val();
-        if self.ev_sel.q.val() & (!self.iv.m_ev_valid.val()) {
-            self.ev_pick.next = false;
-        }
-        if (!self.ev_sel.q.val()) & (!self.fq.m_ev_valid.val()) {
-            self.ev_pick.next = true;
+        if self.ev_sel.q.val() == 0 {
+            if !self.fq.m_ev_valid.val() {
+                self.ev_pick.next = 1.into();
+                if !self.iv.m_ev_valid.val() {
+                    self.ev_pick.next = 2.into();
+                }
+            }
+        } else if self.ev_sel.q.val() == 1 {
+            if !self.iv.m_ev_valid.val() {
+                self.ev_pick.next = 2.into();
+                if !self.pf.m_ev_valid.val() {
+                    self.ev_pick.next = 0.into();
+                }
+            }
+        } else if !self.pf.m_ev_valid.val() {
+            self.ev_pick.next = 0.into();
+            if !self.fq.m_ev_valid.val() {
+                self.ev_pick.next = 1.into();
+            }
         }
         self.ev_valid.next = self.fq.m_ev_valid.val();
         self.eq.s_ev_w0.next = self.fq.m_ev_w0.val();
         self.eq.s_ev_w1.next = self.fq.m_ev_w1.val();
         self.eq.s_ev_w2.next = self.fq.m_ev_w2.val();
         self.eq.s_ev_w3.next = self.fq.m_ev_w3.val();
-        if self.ev_pick.val() {
+        if self.ev_pick.val() == 1 {
             self.ev_valid.next = self.iv.m_ev_valid.val();
             self.eq.s_ev_w0.next = self.iv.m_ev_w0.val();
             self.eq.s_ev_w1.next = self.iv.m_ev_w1.val();
             self.eq.s_ev_w2.next = self.iv.m_ev_w2.val();
             self.eq.s_ev_w3.next = 0.into();
         }
+        if self.ev_pick.val() == 2 {
+            self.ev_valid.next = self.pf.m_ev_valid.val();
+            self.eq.s_ev_w0.next = self.pf.m_ev_w0.val();
+            self.eq.s_ev_w1.next = self.pf.m_ev_w1.val();
+            self.eq.s_ev_w2.next = self.pf.m_ev_w2.val();
+            self.eq.s_ev_w3.next = 0.into();
+        }
         self.eq.s_ev_valid.next = self.ev_valid.val();
-        self.fq.m_ev_ready.next = self.eq.s_ev_ready.val() & (!self.ev_pick.val());
-        self.iv.m_ev_ready.next = self.eq.s_ev_ready.val() & self.ev_pick.val();
+        self.fq.m_ev_ready.next = self.eq.s_ev_ready.val() & (self.ev_pick.val() == 0);
+        self.iv.m_ev_ready.next = self.eq.s_ev_ready.val() & (self.ev_pick.val() == 1);
+        self.pf.m_ev_ready.next = self.eq.s_ev_ready.val() & (self.ev_pick.val() == 2);
         // A record offered and not taken keeps its source (its payload must
         // hold); one taken passes the turn.
         if self.ev_valid.val() {
             self.ev_sel.d.next = self.ev_pick.val();
             if self.eq.s_ev_ready.val() {
-                self.ev_sel.d.next = !self.ev_pick.val();
+                self.ev_sel.d.next = self.ev_pick.val() + 1;
+                if self.ev_pick.val() == 2 {
+                    self.ev_sel.d.next = 0.into();
+                }
             }
         }
         if self.rst.val() {
-            self.ev_sel.d.next = false;
+            self.ev_sel.d.next = 0.into();
         }
         self.eq.eq_base.next = (bit_cast::<64, 32>(self.csr.eq_base_hi.val()) << 32)
             | bit_cast::<64, 32>(self.csr.eq_base_lo.val());
@@ -590,7 +696,7 @@ impl<
         self.csr.ctr_drops_inc.next = self.qr.drop.val();
         self.csr.ctr_wakes_inc.next = self.m_wake.valid.val() & self.m_wake.ready.val();
         self.csr.ctr_invalidations_inc.next = self.iv.cnt_inv.val();
-        self.csr.ctr_prefetches_inc.next = false;
+        self.csr.ctr_prefetches_inc.next = self.pf.cnt_done.val();
         self.csr.ctr_max_pending_faults_value.next = bit_cast::<32, 8>(self.fq.pending.val());
         self.csr.ctr_max_event_ring_value.next = self.eq.occupancy.val();
         self.csr.ctr_fault_service_sum_value.next = self.fq.svc_clocks.val();

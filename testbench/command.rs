@@ -33,7 +33,7 @@ use odp_mmu::fault::fault_queue::RES_CHECK_CLOCKS;
 use odp_mmu::spec::{mr_state, qp_cmd};
 use odp_mmu_workshop::models::command_ref::{
     execute, execute_with, inv_offsets, qp_result, resume_result, Command, Effect, Inv, Outcome,
-    QpCmd, Resume,
+    Pf, QpCmd, Resume,
 };
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -67,6 +67,9 @@ struct Ins {
     /// The MR waiters' `r_ready` and `r_done`.
     mw_ready: bool,
     mw_done: bool,
+    /// The prefetch unit's `s_ready` and `busy`.
+    pf_ready: bool,
+    pf_busy: bool,
 }
 
 /// The invalidation port's payload: the command and its offsets.
@@ -96,12 +99,14 @@ struct Outs {
     iv: Option<IvOut>,
     /// The MR_RESUME offered (its MR), when `mw_valid`.
     mw: Option<u8>,
+    /// The PREFETCH offered, when `pf_valid`.
+    pf: Option<Pf>,
 }
 
 odp_mmu_workshop::port_map!(SmallPorts for Small {
     clock: clock,
-    inputs: [rst, ready, cmd_valid, cmd_op, cmd_tag, cmd_arg0, cmd_arg1, cmd_arg2, cmd_arg3, cmd_arg4, cmd_arg5, cmd_arg6, cmd_arg7, cmd_arg8, fq_res_ready, fq_res_done, fq_res_stale, qp_ready, qp_refused, iv_ready, iv_full, mw_ready, mw_done],
-    outputs: [cmd_ready, res_valid, res_op, res_tag, res_code, err_resume_stale, fq_res_valid, fq_res_token, fq_res_err, qp_valid, qp_kind, qp_qpn, qp_timer, iv_valid, iv_kind, iv_mr, iv_va_lo, iv_va_hi, iv_off_lo, iv_off_hi, mw_valid, mw_mr],
+    inputs: [rst, ready, cmd_valid, cmd_op, cmd_tag, cmd_arg0, cmd_arg1, cmd_arg2, cmd_arg3, cmd_arg4, cmd_arg5, cmd_arg6, cmd_arg7, cmd_arg8, fq_res_ready, fq_res_done, fq_res_stale, qp_ready, qp_refused, iv_ready, iv_full, mw_ready, mw_done, pf_ready, pf_busy],
+    outputs: [cmd_ready, res_valid, res_op, res_tag, res_code, err_resume_stale, fq_res_valid, fq_res_token, fq_res_err, qp_valid, qp_kind, qp_qpn, qp_timer, iv_valid, iv_kind, iv_mr, iv_va_lo, iv_va_hi, iv_off_lo, iv_off_hi, mw_valid, mw_mr, pf_valid, pf_write, pf_nofault],
     bundles: [mr_wr, mr_st],
 });
 
@@ -135,6 +140,8 @@ fn settle(d: &mut dyn Dut, i: &Ins) -> Outs {
     d.set("iv_full", i.iv_full as u128);
     d.set("mw_ready", i.mw_ready as u128);
     d.set("mw_done", i.mw_done as u128);
+    d.set("pf_ready", i.pf_ready as u128);
+    d.set("pf_busy", i.pf_busy as u128);
     d.settle();
     Outs {
         cmd_ready: d.is("cmd_ready"),
@@ -180,6 +187,13 @@ fn settle(d: &mut dyn Dut, i: &Ins) -> Outs {
             off_hi: d.get("iv_off_hi") as u64,
         }),
         mw: d.is("mw_valid").then(|| d.get("mw_mr") as u8),
+        pf: d.is("pf_valid").then(|| Pf {
+            mr: d.get("iv_mr") as u8,
+            va_lo: d.get("iv_va_lo") as u64,
+            va_hi: d.get("iv_va_hi") as u64,
+            write: d.is("pf_write"),
+            nofault: d.is("pf_nofault"),
+        }),
     }
 }
 
@@ -203,6 +217,8 @@ enum Phase {
     MrRes(u32),
     /// Taken by the MR waiters; waits for `mw_done`.
     MrResWait,
+    /// A good PREFETCH, offered to the prefetch unit.
+    Pf(Pf),
     /// Taken, with this result code and MR table write.
     Issue(u8, Option<Effect>),
 }
@@ -232,6 +248,7 @@ impl Model {
         match self.held {
             Some((_, Phase::Resume(r))) if !i.rst => o.fq_res = Some(r),
             Some((_, Phase::Qp(q))) if !i.rst => o.qp = Some(q),
+            Some((_, Phase::Pf(p))) if !i.rst => o.pf = Some(p),
             Some((_, Phase::MrRes(mr))) if !i.rst => {
                 o.mw = Some(mr as u8);
                 if i.mw_ready {
@@ -272,12 +289,13 @@ impl Model {
             None => i.cmd.filter(|_| i.ready).map(|c| (c, Phase::Check)),
             Some((c, Phase::Check)) => Some((
                 c,
-                match execute_with(&c, self.mr_bits, i.iv_full) {
+                match execute_with(&c, self.mr_bits, i.iv_full, i.pf_busy) {
                     Outcome::Done(code, effect) => Phase::Issue(code, effect),
                     Outcome::Resume(r) => Phase::Resume(r),
                     Outcome::Qp(q) => Phase::Qp(q),
                     Outcome::Inv(v) => Phase::InvPrep(v),
                     Outcome::MrResume(mr) => Phase::MrRes(mr),
+                    Outcome::Prefetch(p) => Phase::Pf(p),
                 },
             )),
             Some((c, Phase::InvPrep(v))) => {
@@ -293,6 +311,7 @@ impl Model {
                 ))
             }
             Some((c, Phase::Inv(_))) if i.iv_ready => Some((c, Phase::Issue(RES_OK as u8, None))),
+            Some((c, Phase::Pf(_))) if i.pf_ready => Some((c, Phase::Issue(RES_OK as u8, None))),
             Some((c, Phase::Resume(_))) if i.fq_ready => Some((c, Phase::ResumeWait)),
             Some((c, Phase::ResumeWait)) if i.fq_done || i.fq_stale => {
                 Some((c, Phase::Issue(resume_result(i.fq_stale), None)))
@@ -554,11 +573,11 @@ impl Responder {
     }
 }
 
-/// The invalidation unit's port as the bench plays it: `s_iv_ready`
-/// rises once an offer has waited its delay (drawn at random, or from a
-/// script), and `full` is a level that flips at random (never, with
-/// `full_odds` 0).
-struct InvPort {
+/// The invalidation unit's port (or the prefetch unit's) as the bench
+/// plays it: `s_iv_ready` rises once an offer has waited its delay (drawn
+/// at random, or from a script), and `full` (the prefetch unit's `busy`)
+/// is a level that flips at random (never, with `full_odds` 0).
+struct TakePort<T: Copy + Default + PartialEq + std::fmt::Debug> {
     rng: StdRng,
     script: VecDeque<u32>,
     /// The current offer's delay and the clocks it has waited.
@@ -566,14 +585,17 @@ struct InvPort {
     waited: u32,
     full: bool,
     full_odds: u32,
-    monitor: StreamMonitor<IvOut>,
-    /// Every invalidation taken.
-    taken: Vec<IvOut>,
+    monitor: StreamMonitor<T>,
+    /// Every offer taken.
+    taken: Vec<T>,
     /// Offers that waited for ready at least one clock.
     waited_cmds: u64,
 }
 
-impl InvPort {
+type InvPort = TakePort<IvOut>;
+type PfPort = TakePort<Pf>;
+
+impl<T: Copy + Default + PartialEq + std::fmt::Debug> TakePort<T> {
     fn new(rng: StdRng, script: &[u32], full_odds: u32) -> Self {
         let mut p = Self {
             rng,
@@ -582,7 +604,7 @@ impl InvPort {
             waited: 0,
             full: false,
             full_odds,
-            monitor: StreamMonitor::new("iv"),
+            monitor: StreamMonitor::new(std::any::type_name::<T>()),
             taken: Vec::new(),
             waited_cmds: 0,
         };
@@ -615,27 +637,27 @@ impl InvPort {
         })
     }
 
-    fn drive(&mut self, i: &mut Ins) {
-        i.iv_ready = self.waited >= self.next;
-        i.iv_full = self.full;
+    /// This clock's `(ready, full)`.
+    fn drive(&self) -> (bool, bool) {
+        (self.waited >= self.next, self.full)
     }
 
-    fn observe(&mut self, clock: u64, i: &Ins, o: &Outs) {
+    fn observe(&mut self, clock: u64, rst: bool, offer: Option<T>, ready: bool) {
         if self.full_odds > 0 && self.rng.gen_ratio(1, self.full_odds) {
             self.full = !self.full;
         }
-        if i.rst {
+        if rst {
             if self.waited > 0 {
                 self.next = self.draw();
             }
             self.waited = 0;
-            self.monitor = StreamMonitor::new("iv");
+            self.monitor = StreamMonitor::new(std::any::type_name::<T>());
             return;
         }
-        let valid = o.iv.is_some();
+        let valid = offer.is_some();
         if let Some(v) = self
             .monitor
-            .observe(clock, valid, i.iv_ready, o.iv.unwrap_or_default())
+            .observe(clock, valid, ready, offer.unwrap_or_default())
         {
             self.taken.push(v);
             self.waited_cmds += (self.waited > 0) as u64;
@@ -722,10 +744,13 @@ fn run_with_resets(
     rst_when: &mut dyn FnMut(u64, &Model, &FaultQueue, &Responder) -> bool,
 ) -> Run {
     let mut iv = InvPort::scripted(&[]);
-    run_all(dut, mr_bits, cmds, fq, qp, &mut iv, rst_when)
+    let mut pf = PfPort::scripted(&[]);
+    run_all(dut, mr_bits, cmds, fq, qp, &mut iv, &mut pf, rst_when)
 }
 
-/// [`run_with_resets`] with `iv` playing the invalidation unit.
+/// [`run_with_resets`] with `iv` playing the invalidation unit and `pf`
+/// the prefetch unit.
+#[allow(clippy::too_many_arguments)]
 fn run_all(
     dut: &mut impl Dut,
     mr_bits: u32,
@@ -733,6 +758,7 @@ fn run_all(
     fq: &mut FaultQueue,
     qp: &mut Responder,
     iv: &mut InvPort,
+    pf: &mut PfPort,
     rst_when: &mut dyn FnMut(u64, &Model, &FaultQueue, &Responder) -> bool,
 ) -> Run {
     let mut model = Model::new(mr_bits);
@@ -748,7 +774,8 @@ fn run_all(
         };
         fq.drive(clock, &mut i);
         qp.drive(clock, &mut i, &model);
-        iv.drive(&mut i);
+        (i.iv_ready, i.iv_full) = iv.drive();
+        (i.pf_ready, i.pf_busy) = pf.drive();
         mw.drive(clock, &mut i);
         let o = settle(dut, &i);
         assert_eq!(o, model.outs(&i), "clock {clock}, inputs {i:x?}");
@@ -760,7 +787,8 @@ fn run_all(
         let dropping = i.rst && model.held.is_some();
         fq.observe(clock, &i, &o, &model);
         qp.observe(clock, &i, &o);
-        iv.observe(clock, &i, &o);
+        iv.observe(clock, i.rst, o.iv, i.iv_ready);
+        pf.observe(clock, i.rst, o.pf, i.pf_ready);
         mw.observe(clock, &i, &o);
         model.edge(&i);
         dut.tick();
@@ -1287,7 +1315,7 @@ fn command_unit_takes_no_command_before_the_datapath_is_ready() {
 
 /// A random command: any op (the built ones most often), fields good and bad.
 fn random_cmd(rng: &mut StdRng) -> Command {
-    let op = match rng.gen_range(0..18) {
+    let op = match rng.gen_range(0..20) {
         0..=4 => op::MR_WRITE,
         5..=7 => op::MR_SET_STATE,
         8..=9 => op::RESUME_FAULT,
@@ -1296,6 +1324,7 @@ fn random_cmd(rng: &mut StdRng) -> Command {
         12..=13 => op::INVALIDATE,
         14 => op::MR_SUSPEND,
         15 => op::MR_RESUME,
+        16..=17 => op::PREFETCH,
         _ => rng.gen(),
     };
     let index = match rng.gen_range(0..10) {
@@ -1322,7 +1351,7 @@ fn random_cmd(rng: &mut StdRng) -> Command {
     if op == op::MR_SET_STATE {
         c.args[1] = rng.gen_range(0..4);
     }
-    if op == op::INVALIDATE {
+    if op == op::INVALIDATE || op == op::PREFETCH {
         // Flags mostly a range, else a whole MR, all, or a reserved bit;
         // the range near the MR bases the random MR_WRITEs set, empty,
         // wrapping or ending exactly at 2^64.
@@ -1380,7 +1409,7 @@ fn random_cmd(rng: &mut StdRng) -> Command {
 }
 
 /// Result codes in `RES_*` order, as the coverage bins name them.
-const CODE_NAMES: [&str; 11] = [
+const CODE_NAMES: [&str; 12] = [
     "OK",
     "unknown op",
     "not built",
@@ -1392,6 +1421,7 @@ const CODE_NAMES: [&str; 11] = [
     "QP out of range",
     "empty range",
     "invalidation busy",
+    "prefetch busy",
 ];
 
 fn random_run(dut: &mut impl Dut, mr_bits: u32, clocks: u64, seed: u64) {
@@ -1400,9 +1430,10 @@ fn random_run(dut: &mut impl Dut, mr_bits: u32, clocks: u64, seed: u64) {
     let mut fq = FaultQueue::random(rng.gen());
     let mut qp = Responder::random(rng.gen());
     let mut iv = InvPort::random(rng.gen());
+    let mut pf = PfPort::random(rng.gen());
     let mut mw = MwPort::new(rng.gen(), true);
     let mut offer: Option<Command> = None;
-    let (mut taken, mut codes, mut resets) = (0u64, [0u64; 11], 0u64);
+    let (mut taken, mut codes, mut resets) = (0u64, [0u64; 12], 0u64);
     let (mut stale_flags, mut resume_resets, mut qp_resets) = (0u64, 0u64, 0u64);
     let mut clock = 0;
     while !harness::done(clock, clocks, clocks * 10, || {
@@ -1436,9 +1467,14 @@ fn random_run(dut: &mut impl Dut, mr_bits: u32, clocks: u64, seed: u64) {
                 5,
             ),
             ("invalidations that waited for ready", iv.waited_cmds, 5),
+            ("prefetches taken", pf.taken.len() as u64, 10),
+            ("prefetches that waited for ready", pf.waited_cmds, 3),
         ];
         for (k, name) in CODE_NAMES.into_iter().enumerate() {
-            bins.push((name, codes[k], 1));
+            // Every op is built: NOT_BUILT never comes.
+            if k != RES_NOT_BUILT as usize {
+                bins.push((name, codes[k], 1));
+            }
         }
         bins
     }) {
@@ -1459,7 +1495,8 @@ fn random_run(dut: &mut impl Dut, mr_bits: u32, clocks: u64, seed: u64) {
         };
         fq.drive(clock, &mut i);
         qp.drive(clock, &mut i, &model);
-        iv.drive(&mut i);
+        (i.iv_ready, i.iv_full) = iv.drive();
+        (i.pf_ready, i.pf_busy) = pf.drive();
         mw.drive(clock, &mut i);
         let o = settle(dut, &i);
         assert_eq!(o, model.outs(&i), "clock {clock}, inputs {i:x?}");
@@ -1476,7 +1513,8 @@ fn random_run(dut: &mut impl Dut, mr_bits: u32, clocks: u64, seed: u64) {
         qp_resets += (rst && in_qp) as u64;
         fq.observe(clock, &i, &o, &model);
         qp.observe(clock, &i, &o);
-        iv.observe(clock, &i, &o);
+        iv.observe(clock, i.rst, o.iv, i.iv_ready);
+        pf.observe(clock, i.rst, o.pf, i.pf_ready);
         mw.observe(clock, &i, &o);
         model.edge(&i);
         dut.tick();
@@ -1588,6 +1626,7 @@ fn command_unit_hands_invalidations_and_suspends_to_the_invalidation_unit() {
         &mut no_resumes(),
         &mut qp,
         &mut iv,
+        &mut PfPort::scripted(&[]),
         &mut |_, _, _, _| false,
     );
     let ok = RES_OK as u8;
@@ -1658,6 +1697,7 @@ fn command_unit_refuses_invalidations_while_the_unit_is_full() {
         &mut no_resumes(),
         &mut no_qp_cmds(),
         &mut iv,
+        &mut PfPort::scripted(&[]),
         &mut |_, _, _, _| false,
     );
     assert_eq!(run.codes(), [RES_INV_BUSY as u8; 3]);
@@ -1681,4 +1721,95 @@ fn command_unit_hands_mr_resume_to_the_mr_waiters_and_answers_when_they_are_done
     // `run_directed` checks every port of every clock, this the total.
     assert_eq!(run.clocks[0], 7, "MR_RESUME with the MR waiters ready");
     assert_eq!(run.clocks[1], 3, "a refused MR_RESUME");
+}
+
+/// PREFETCH of `mr` with `flags`, the range `va` + `len`, tagged `tag`.
+fn prefetch(mr: u32, flags: u32, va: u64, len: u64, tag: u8) -> Command {
+    Command {
+        op: op::PREFETCH,
+        ..invalidate(mr, flags, va, len, tag)
+    }
+}
+
+#[test]
+fn command_unit_hands_prefetch_to_the_prefetch_unit_and_refuses_bad_ones() {
+    let mut dut = ver(Small::new(), "command_small");
+    let cmds = [
+        prefetch(2, 0, 0x7000_5000, 0x3000, 0xa1),
+        prefetch(7, PF_FLAG_WRITE | PF_FLAG_NO_FAULT, 0x10_0800, 1, 0xa2),
+        // Ending exactly at 2^64 is legal: the end is all ones.
+        prefetch(3, PF_FLAG_NO_FAULT, u64::MAX - 0xfff, 0x1000, 0xa3),
+        // Refused: MR out of range, reserved flag, empty, wrapping.
+        prefetch(8, 0, 0x1000, 0x1000, 0xb1),
+        prefetch(2, 4, 0x1000, 0x1000, 0xb2),
+        prefetch(2, 0, 0x1000, 0, 0xb3),
+        prefetch(2, 0, u64::MAX - 0xfff, 0x1001, 0xb4),
+    ];
+    // The prefetch unit is ready after 0, 4 and 1 clocks of the offers.
+    let mut pf = PfPort::scripted(&[0, 4, 1]);
+    let run = run_all(
+        &mut dut,
+        3,
+        &cmds,
+        &mut no_resumes(),
+        &mut no_qp_cmds(),
+        &mut InvPort::scripted(&[]),
+        &mut pf,
+        &mut |_, _, _, _| false,
+    );
+    let ok = RES_OK as u8;
+    assert_eq!(
+        run.codes(),
+        [
+            ok,
+            ok,
+            ok,
+            RES_MR_RANGE as u8,
+            RES_BAD_FIELD as u8,
+            RES_EMPTY_RANGE as u8,
+            RES_RANGE_WRAPS as u8
+        ]
+    );
+    let p = |mr: u8, va_lo: u64, va_hi: u64, write: bool, nofault: bool| Pf {
+        mr,
+        va_lo,
+        va_hi,
+        write,
+        nofault,
+    };
+    assert_eq!(
+        pf.taken,
+        [
+            p(2, 0x7000_5000, 0x7000_8000, false, false),
+            p(7, 0x10_0800, 0x10_0801, true, true),
+            p(3, u64::MAX - 0xfff, u64::MAX, false, true),
+        ]
+    );
+    // Copy, check, the offer (plus its wait), the result; a refusal takes
+    // three clocks.
+    assert_eq!(run.clocks[..3], [4, 8, 5]);
+    assert_eq!(run.clocks[3..], [3, 3, 3, 3]);
+}
+
+#[test]
+fn command_unit_refuses_prefetch_while_one_runs() {
+    let mut dut = ver(Small::new(), "command_small");
+    let mut pf = PfPort::scripted(&[]);
+    pf.full = true;
+    let cmds = [
+        prefetch(1, 0, 0x1000, 0x1000, 1),
+        prefetch(1, PF_FLAG_WRITE, 0x8000, 0x10_0000, 2),
+    ];
+    let run = run_all(
+        &mut dut,
+        3,
+        &cmds,
+        &mut no_resumes(),
+        &mut no_qp_cmds(),
+        &mut InvPort::scripted(&[]),
+        &mut pf,
+        &mut |_, _, _, _| false,
+    );
+    assert_eq!(run.codes(), [RES_PF_BUSY as u8; 2]);
+    assert!(pf.taken.is_empty(), "nothing reaches the unit");
 }

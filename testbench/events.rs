@@ -461,7 +461,13 @@ fn rec(k: u64) -> Record {
             0xab_0000 | k as u32,
         ),
         1 => Record::inv_done(k as u16, 0x100 + k as u32),
-        2 => Record::prefetch_done(k as u16, 0x200 + k as u32, 7 * k as u32, k as u32),
+        2 => Record::prefetch_done(
+            k as u16,
+            0x200 + k as u32,
+            7 * k as u32,
+            k as u32,
+            2 * k as u32,
+        ),
         3 => Record::mr_suspended(k as u16),
         _ => Record::error(0x21, k as u16, 0xdead_0000_0000 | k),
     }
@@ -1062,7 +1068,7 @@ fn events_record_layout_per_kind() {
     assert_eq!(pf.w[3], 0xab_cdef);
     assert_eq!(Record::inv_done(7, 0x99).w, [0x99_0007_0002, 0, 0, 0]);
     assert_eq!(
-        Record::prefetch_done(3, 5, 100, 2).w,
+        Record::prefetch_done(3, 5, 100, 2, 1).w,
         [0x5_0003_0003, (2 << 32) | 100, 0, 0]
     );
     assert_eq!(Record::mr_suspended(9).w, [0x9_0004, 0, 0, 0]);

@@ -2080,3 +2080,190 @@ fn system_mr_resume_wakes_every_qp_stalled_on_the_suspended_mr_once() {
         other => panic!("MR_RESUME of index 2^20: {other:?}"),
     }
 }
+
+/// Clocks the core of `drv` (responses ready) until a "prefetch done"
+/// event comes; returns it and the page faults polled meanwhile. Asserts
+/// that nothing leaves on `m_xrsp`, `m_wake` or `m_nak` meanwhile: a
+/// PREFETCH's answers are the prefetch unit's alone.
+#[track_caller]
+fn prefetch_events(drv: &mut Driver<VerilatedTop>) -> (Event, Vec<driver::PageFaultEvent>) {
+    let (wakes, naks) = (drv.bus.wakes.len(), drv.bus.naks.len());
+    let mut faults = Vec::new();
+    for _ in 0..1000 {
+        for _ in 0..20 {
+            let o = drv.bus.cycle(&Inputs {
+                rsp_ready: true,
+                ..Default::default()
+            });
+            assert!(o.offered.is_none(), "a PREFETCH answer left on m_xrsp");
+        }
+        for e in drv.poll_events().expect("poll") {
+            match e {
+                Event::PageFault(f) => faults.push(f),
+                Event::PrefetchDone { .. } => {
+                    assert_eq!(drv.bus.wakes.len(), wakes, "no wake for a PREFETCH");
+                    assert_eq!(drv.bus.naks.len(), naks, "no NAK for a PREFETCH");
+                    return (e, faults);
+                }
+                // The refusal of a PREFETCH issued while one ran.
+                Event::Error { code, .. } if code == driver::RES_PF_BUSY => {}
+                e => panic!("unexpected event {e:x?}"),
+            }
+        }
+    }
+    panic!("no prefetch done event within 20,000 clocks");
+}
+
+/// PREFETCH through the driver on the small core: the pages it finds
+/// mapped are filled into the TLB (requests to them then hit: no walk),
+/// missing pages become page faults of QPN 0xFFFFFF with the rest of the
+/// range as their hint (none with NO_FAULT), pages outside the MR are
+/// refused, a read-only page does not fill for a write prefetch, and a
+/// second PREFETCH while one runs is refused PF_BUSY. The "prefetch done"
+/// event counts each kind, and `PREFETCHES` counts the prefetches.
+#[test]
+fn system_prefetch_fills_the_tlb_faults_missing_pages_and_counts_them() {
+    use driver::{PrefetchFlags, RES_PF_BUSY};
+    use odp_mmu_workshop::bench_faults::{core_with, map, one, BASE};
+    let (mut drv, mr) = core_with(&Params::small());
+    let page = |p: u64| BASE + (p << 12);
+    // Pages 0..16 mapped but 5, 9, 12 and 13 (as many as the small core's
+    // pending-fault slots: a fault beyond them would be counted but not
+    // recorded, docs/prefetch.md).
+    let missing_pages = [5, 9, 12, 13];
+    let mapped: Vec<u64> = (0..16).filter(|p| !missing_pages.contains(p)).collect();
+    for &p in &mapped {
+        map(&mut drv, &mr, page(p));
+    }
+    let walks = drv.counter("WALKS").unwrap();
+    let va = page(0) + 0x800;
+    let len = (16 << 12) - 0x800;
+    let tag = drv
+        .prefetch(&mr, va, len, PrefetchFlags::default())
+        .expect("PREFETCH");
+    let (done, mut faults) = prefetch_events(&mut drv);
+    assert_eq!(
+        done,
+        Event::PrefetchDone {
+            mr: 0,
+            tag: tag as u32,
+            filled: 12,
+            faulted: 4,
+            refused: 0
+        }
+    );
+    faults.sort_by_key(|f| f.page_va);
+    let missing: Vec<u64> = missing_pages.iter().map(|&p| page(p)).collect();
+    assert_eq!(
+        faults.iter().map(|f| f.page_va).collect::<Vec<_>>(),
+        missing
+    );
+    for f in &faults {
+        assert_eq!(
+            (f.qpn, f.op, f.mr),
+            (0xff_ffff, op::LOCAL_READ, 0),
+            "{f:x?}"
+        );
+        assert_eq!(
+            f.hint_after as u64,
+            page(16) - f.page_va - 0x1000,
+            "the hint runs to the range's end: {f:x?}"
+        );
+    }
+    assert_eq!(drv.counter("WALKS").unwrap() - walks, 16, "one walk a page");
+    assert_eq!(drv.counter("PREFETCHES").unwrap(), 1);
+    assert_eq!(drv.counter("QPS_STALLED_NOW").unwrap(), 0, "no QP waits");
+    // The mapped pages hit now: no walk more.
+    let walks = drv.counter("WALKS").unwrap();
+    for &p in &mapped {
+        let r = Req {
+            op: op::LOCAL_READ,
+            qpn: 3,
+            pd: 1,
+            key: 0x5a,
+            va: page(p) + 8,
+            len: 64,
+        };
+        assert_eq!(one(&mut drv, &r, 0, 64).0, status::OK);
+    }
+    assert_eq!(drv.counter("WALKS").unwrap(), walks, "prefetched pages hit");
+    // Service the faults: a PREFETCH fault wakes nobody.
+    for f in &faults {
+        map(&mut drv, &mr, f.page_va);
+        drv.resume_fault(f.token, false).expect("RESUME");
+    }
+
+    // NO_FAULT over missing pages: counted, no fault event.
+    let nf = PrefetchFlags {
+        write: false,
+        no_fault: true,
+    };
+    let tag = drv.prefetch(&mr, page(16), 8 << 12, nf).expect("PREFETCH");
+    let (done, faults) = prefetch_events(&mut drv);
+    assert_eq!(
+        done,
+        Event::PrefetchDone {
+            mr: 0,
+            tag: tag as u32,
+            filled: 0,
+            faulted: 8,
+            refused: 0
+        }
+    );
+    assert!(faults.is_empty(), "NO_FAULT raises no fault: {faults:x?}");
+
+    // Across the MR's end (4096 pages): two pages in, two refused.
+    let tag = drv
+        .prefetch(&mr, page(4094), 4 << 12, nf)
+        .expect("PREFETCH");
+    let (done, _) = prefetch_events(&mut drv);
+    assert_eq!(
+        done,
+        Event::PrefetchDone {
+            mr: 0,
+            tag: tag as u32,
+            filled: 0,
+            faulted: 2,
+            refused: 2
+        }
+    );
+
+    // For writing: a read-only page does not fill.
+    drv.map(&mr, page(40), PageSize::Size4K, 0x9_0000, false);
+    map(&mut drv, &mr, page(41));
+    let w = PrefetchFlags {
+        write: true,
+        no_fault: true,
+    };
+    let tag = drv.prefetch(&mr, page(40), 2 << 12, w).expect("PREFETCH");
+    let (done, _) = prefetch_events(&mut drv);
+    assert_eq!(
+        done,
+        Event::PrefetchDone {
+            mr: 0,
+            tag: tag as u32,
+            filled: 1,
+            faulted: 1,
+            refused: 0
+        }
+    );
+
+    // One at a time: a second PREFETCH while 32 pages walk is refused.
+    let first = drv
+        .prefetch(&mr, page(100), 32 << 12, nf)
+        .expect("PREFETCH");
+    assert_eq!(
+        drv.prefetch(&mr, page(0), 1, nf),
+        Err(driver::Error::Command {
+            op: regmap::op::PREFETCH,
+            code: RES_PF_BUSY
+        })
+    );
+    drv.clear_errors(1 << regmap::ERROR_BAD_CMD).unwrap();
+    let (done, _) = prefetch_events(&mut drv);
+    assert!(
+        matches!(done, Event::PrefetchDone { tag, faulted: 32, .. } if tag == first as u32),
+        "{done:x?}"
+    );
+    assert_eq!(drv.counter("PREFETCHES").unwrap(), 5);
+}

@@ -4,15 +4,23 @@ use rust_hdl::prelude::*;
 
 use crate::common::interfaces::{MrStateOut, MrWriteOut};
 
-use crate::control::regmap::op;
+/// Op codes (the register map's [`op`](crate::control::regmap::op)) of commands whose blocks are not
+/// built yet, answered [`RES_NOT_BUILT`]: none; every command of the
+/// register map is built. INVALIDATE and MR_SUSPEND go to the invalidation
+/// unit's `s_iv_*` port, MR_RESUME to the MR waiters' `r_*` port,
+/// PREFETCH to the prefetch unit's `s_*` port, RESUME_FAULT to the fault
+/// queue's RESUME port and QP_RESET / QP_RNR_TIMER to the per-QP
+/// responder's command port.
+pub const OPS_PLANNED: &[u8] = &[];
 
-/// Op codes (the register map's [`op`]) of commands whose blocks are not
-/// built yet, answered [`RES_NOT_BUILT`]: PREFETCH.
-/// INVALIDATE and MR_SUSPEND (the invalidation unit's `s_iv_*` port),
-/// MR_RESUME (the MR waiters' `r_*` port),
-/// RESUME_FAULT (the fault queue's RESUME port) and QP_RESET /
-/// QP_RNR_TIMER (the per-QP responder's command port) are built.
-pub const OPS_PLANNED: &[u8] = &[op::PREFETCH];
+/// PREFETCH `CMD_ARG1` bit 0: prefetch for writing (the pages must be
+/// writable to count as filled).
+pub const PF_FLAG_WRITE: u32 = 1;
+/// PREFETCH `CMD_ARG1` bit 1: a missing page raises no page fault.
+pub const PF_FLAG_NO_FAULT: u32 = 2;
+/// PREFETCH `CMD_ARG1` bits that no flag names: a set one is
+/// [`RES_BAD_FIELD`].
+pub const PF_FLAGS_RESERVED: u32 = !3;
 
 /// INVALIDATE `CMD_ARG1` bit 0: every MR, every address (MR and range
 /// ignored).
@@ -62,6 +70,9 @@ pub const RES_EMPTY_RANGE: u64 = 9;
 /// [`crate::control::inval::MAX_IN_PROGRESS`] are in progress; nothing
 /// changed, issue it again once one is done.
 pub const RES_INV_BUSY: u64 = 10;
+/// Result: PREFETCH while another PREFETCH runs (one at a time); nothing
+/// changed, issue it again once its "prefetch done" event is posted.
+pub const RES_PF_BUSY: u64 = 11;
 
 /// Where a command is.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
@@ -94,6 +105,9 @@ pub enum CmdState {
     /// Offers it on `iv_*` until the invalidation unit takes it (an
     /// MR_SUSPEND writes the MR's state in that clock).
     Inv,
+    /// A good PREFETCH: offers it on `pf_*` until the prefetch unit takes
+    /// it.
+    Pf,
     /// Writes the MR table (if the command is good) and reports the result.
     Issue,
 }
@@ -281,6 +295,17 @@ pub struct CommandUnit<const MR_BITS: usize> {
     pub mw_mr: Signal<Out, Bits<8>>,
     /// The MR waiters' `r_done`: the resume's wakes are all taken.
     pub mw_done: Signal<In, Bit>,
+    /// PREFETCH valid, to the prefetch unit's `s_valid`; MR `CMD_ARG0[7:0]`
+    /// on `iv_mr`, range on `iv_va_lo` / `iv_va_hi`, tag on `res_tag`.
+    pub pf_valid: Signal<Out, Bit>,
+    /// The prefetch unit's `s_ready`: taken.
+    pub pf_ready: Signal<In, Bit>,
+    /// The prefetch unit's `busy`: the command is refused
+    /// ([`RES_PF_BUSY`]).
+    pub pf_busy: Signal<In, Bit>,
+    /// `CMD_ARG1` bit 0 and bit 1: WRITE and NO_FAULT.
+    pub pf_write: Signal<Out, Bit>,
+    pub pf_nofault: Signal<Out, Bit>,
 
     state: DFF<CmdState>,
     op: DFF<Bits<8>>,
@@ -367,6 +392,11 @@ impl<const MR_BITS: usize> CommandUnit<MR_BITS> {
             mw_ready: Default::default(),
             mw_mr: Default::default(),
             mw_done: Default::default(),
+            pf_valid: Default::default(),
+            pf_ready: Default::default(),
+            pf_busy: Default::default(),
+            pf_write: Default::default(),
+            pf_nofault: Default::default(),
             state: Default::default(),
             op: Default::default(),
             tag: Default::default(),
@@ -544,8 +574,22 @@ impl<const MR_BITS: usize> Logic for CommandUnit<MR_BITS> {
                     }
                 } else if self.op.q.val() == 6 {
                     // = op::PREFETCH
-                    // OPS_PLANNED.
-                    self.code.d.next = 2.into(); // = RES_NOT_BUILT
+                    // The range as INVALIDATE's; one PREFETCH at a time.
+                    if (self.arg0.q.val() & self.index_high_mask.val()).any() {
+                        self.code.d.next = 3.into(); // = RES_MR_RANGE
+                    } else if self.arg1.q.val().get_bits::<30>(2).any() {
+                        self.code.d.next = 4.into(); // = RES_BAD_FIELD
+                    } else if !self.inv_len.val().any() {
+                        self.code.d.next = 9.into(); // = RES_EMPTY_RANGE
+                    } else if self.inv_end.val().get_bit(64)
+                        & self.inv_end.val().get_bits::<64>(0).any()
+                    {
+                        self.code.d.next = 5.into(); // = RES_RANGE_WRAPS
+                    } else if self.pf_busy.val() {
+                        self.code.d.next = 11.into(); // = RES_PF_BUSY
+                    } else {
+                        self.state.d.next = CmdState::Pf;
+                    }
                 } else {
                     self.code.d.next = 1.into(); // = RES_UNKNOWN_OP
                 }
@@ -611,6 +655,12 @@ impl<const MR_BITS: usize> Logic for CommandUnit<MR_BITS> {
                     self.state.d.next = CmdState::Issue;
                 }
             }
+            CmdState::Pf => {
+                // `pf_valid` (below) is this state, like `iv_valid`.
+                if self.pf_ready.val() {
+                    self.state.d.next = CmdState::Issue;
+                }
+            }
             CmdState::Issue => {
                 // Take the command: the handshake and the result come
                 // together, so a command the CSR block no longer holds has
@@ -670,6 +720,10 @@ impl<const MR_BITS: usize> Logic for CommandUnit<MR_BITS> {
         self.iv_va_hi.next = self.iv_hi.q.val();
         self.iv_off_lo.next = self.off_lo.q.val();
         self.iv_off_hi.next = self.off_hi.q.val();
+        // The prefetch unit's port: MR and range on the iv_* words.
+        self.pf_valid.next = (self.state.q.val() == CmdState::Pf) & !self.rst.val();
+        self.pf_write.next = self.arg1.q.val().get_bit(0);
+        self.pf_nofault.next = self.arg1.q.val().get_bit(1);
 
         self.res_valid.next = (self.state.q.val() == CmdState::Issue) & !self.rst.val();
         self.res_op.next = self.op.q.val();

@@ -143,7 +143,7 @@ pub struct CsrRegs {
     pub ctr_fatals_inc: Signal<In, Bit>,
     /// INVALIDATIONS: one-clock increment. INVALIDATE commands done (their invalidation-done event handed to the event ring).
     pub ctr_invalidations_inc: Signal<In, Bit>,
-    /// PREFETCHES: one-clock increment. Prefetch commands completed.
+    /// PREFETCHES: one-clock increment. Prefetch commands completed (their "prefetch done" record taken for the event ring).
     pub ctr_prefetches_inc: Signal<In, Bit>,
     /// MAX_PENDING_FAULTS (max): Most pending faults at once.
     pub ctr_max_pending_faults_value: Signal<In, Bits<32>>,

@@ -36,4 +36,5 @@ pub fn generate_verilog(caps: &CsrCaps, name: &str) -> String {
 pub mod command;
 pub mod inval;
 pub mod mr_waiters;
+pub mod prefetch;
 pub mod regmap;

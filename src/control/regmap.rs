@@ -69,8 +69,6 @@ pub enum Block {
 
 /// The fault queue, event-ring writer and per-QP responder.
 pub const FAULT_PATH: Block = Block::Planned("fault path");
-/// The invalidation / command unit.
-pub const COMMAND_UNIT: Block = Block::Planned("command unit");
 
 impl Block {
     /// `built` or `planned: <block>`.
@@ -585,8 +583,8 @@ pub static COUNTERS: &[Counter] = &[
     c(
         "PREFETCHES",
         Count,
-        "Prefetch commands completed.",
-        COMMAND_UNIT,
+        "Prefetch commands completed (their \"prefetch done\" record taken for the event ring).",
+        Block::Built,
     ),
     c(
         "MAX_PENDING_FAULTS",
@@ -1069,8 +1067,8 @@ pub static OPS: &[Op] = &[
     Op {
         name: "PREFETCH",
         code: op::PREFETCH,
-        desc: "Walks and caches a range ahead of use, in the style of ibv_advise_mr.",
-        block: COMMAND_UNIT,
+        desc: "Walks and caches a range ahead of use, in the style of ibv_advise_mr: one lookup per 4 KiB page, at most half the walks; a \"prefetch done\" event counts the pages filled, faulted and refused. One at a time: another while one runs finishes PF_BUSY.",
+        block: Block::Built,
         args: &[
             a(0, "INDEX", "MR index."),
             Arg {

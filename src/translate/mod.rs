@@ -44,6 +44,11 @@ pub struct XReq {
     pub va: Bits<64>,
     pub len: Bits<13>,
     pub msg_len: Bits<32>,
+    /// A PREFETCH page (`xreq_pf`): no key tag or PD check, no QP, its
+    /// answer on `m_pf_*`.
+    pub pf: Bit,
+    /// With `pf`: a missing page is answered without a fault report.
+    pub nofault: Bit,
 }
 
 /// A lookup's payload as it moves down the pipeline, c1 to c5 (`s1` ..
@@ -258,6 +263,19 @@ pub struct Translator<
     /// bits), for the MR waiters' joins (`m_cm_susp` with STALL).
     pub m_cm_qpn: Signal<Out, Bits<24>>,
     pub m_cm_mr: Signal<Out, Bits<8>>,
+    /// With `s_xreq`: the request is a PREFETCH page of the prefetch unit
+    /// (`docs/prefetch.md`). Its key's index names the MR and its tag and
+    /// PD are not checked; its QPN is not range-checked and the responder's
+    /// overrides do not apply; its answer leaves on `m_pf_*`, never on
+    /// `m_xrsp` or `m_cm_*`.
+    pub xreq_pf: Signal<In, Bit>,
+    /// With `xreq_pf`: a missing page is answered STALL without a fault
+    /// report (PREFETCH's NO_FAULT).
+    pub xreq_nofault: Signal<In, Bit>,
+    /// A PREFETCH page's answer, one clock, in decision order: its status
+    /// ([`crate::spec::status`]: OK, STALL, ACCESS_ERR).
+    pub m_pf_valid: Signal<Out, Bit>,
+    pub m_pf_status: Signal<Out, Bits<3>>,
 
     mr: MrTable<MR_BITS>,
     tlb: Tlb<SET_BITS, MR_BITS, HUGE>,
@@ -633,6 +651,10 @@ impl<
             m_cm_epoch: Default::default(),
             m_cm_qpn: Default::default(),
             m_cm_mr: Default::default(),
+            xreq_pf: Default::default(),
+            xreq_nofault: Default::default(),
+            m_pf_valid: Default::default(),
+            m_pf_status: Default::default(),
             mr: Default::default(),
             tlb: Default::default(),
             walker: Default::default(),
@@ -1053,6 +1075,8 @@ impl<
         self.xreq.next.va = self.s_xreq.va.val();
         self.xreq.next.len = self.s_xreq.len.val();
         self.xreq.next.msg_len = self.s_xreq.msg_len.val();
+        self.xreq.next.pf = self.xreq_pf.val();
+        self.xreq.next.nofault = self.xreq_nofault.val();
         // Room for every lookup in flight in the output FIFO, tables ready.
         // The TLB sees this lookup one clock later, and a fill or an
         // invalidation it takes now lowers its `ready` then: no issue in
@@ -1133,6 +1157,7 @@ impl<
             self.mr.lk_len.next = 1.into();
         }
         self.mr.lk_op.next = self.c0_req.val().op;
+        self.mr.lk_any.next = self.c0_req.val().pf;
         // The TLB looks up one clock after the MR table, so that the MR
         // table's offset (at c2) meets the TLB's huge-page compare.
         self.s1_rq.next = self.s1.q.val().req;
@@ -1301,7 +1326,8 @@ impl<
                 self.c5_fb.d.next = self.sl_wb[i].q.val();
             }
         }
-        self.c5_qbad.d.next = bit_cast::<25, 24>(self.s4_rq.val().qpn) >= self.qps.val();
+        self.c5_qbad.d.next =
+            (bit_cast::<25, 24>(self.s4_rq.val().qpn) >= self.qps.val()) & (!self.s4_rq.val().pf);
         // Bytes left in the page from `off`, on each size's own width.
         self.c4_i4.next = bit_cast::<13, 12>(self.m4.q.val().off.get_bits::<12>(0));
         self.c4_r4.next = self.k4k.val() - self.c4_i4.val();
@@ -1466,11 +1492,11 @@ impl<
                 // its predecessor is walking, and its replay (once it heads
                 // the chain) walks only if it still misses.
                 self.d_park.next = true;
-            } else if self.ov_fatal.val() {
+            } else if self.ov_fatal.val() & (!self.d_req.val().pf) {
                 // The responder: the QP is in error.
                 self.d_respond.next = true;
                 self.d_rsp.next.status = 5.into(); // = status::FATAL
-            } else if self.ov_drop.val() {
+            } else if self.ov_drop.val() & (!self.d_req.val().pf) {
                 // The responder: a remote op of a QP that waits for the
                 // retransmission of another PSN.
                 self.d_respond.next = true;
@@ -1542,8 +1568,11 @@ impl<
                 self.d_rsp.next.two = true;
             }
         }
-        self.out_fifo.push.next = self.d_respond.val();
-        self.m_cm_valid.next = self.d_respond.val();
+        // A PREFETCH page's answer goes to the prefetch unit alone.
+        self.out_fifo.push.next = self.d_respond.val() & (!self.d_req.val().pf);
+        self.m_cm_valid.next = self.d_respond.val() & (!self.d_req.val().pf);
+        self.m_pf_valid.next = self.d_respond.val() & self.d_req.val().pf;
+        self.m_pf_status.next = self.d_rsp.val().status;
         self.m_cm_status.next = self.d_rsp.val().status;
         self.m_cm_rqpn.next = self.d_req.val().rqpn;
         self.m_cm_msn.next = self.d_req.val().msn;
@@ -1636,7 +1665,8 @@ impl<
         self.f_rec.next.va = self.c6_rq.val().va;
         self.f_rec.next.msg_len = self.c6_rq.val().msg_len;
         self.f_rec.next.end = self.c6_end.q.val();
-        self.flt_fifo.push.next = self.c6_report.q.val();
+        // NO_FAULT: the PREFETCH page is answered, its fault not reported.
+        self.flt_fifo.push.next = self.c6_report.q.val() & (!self.c6_rq.val().nofault);
         self.flt_fifo.data_in.next = self.f_rec.val();
         self.m_flt_valid.next = !self.flt_fifo.empty.val();
         self.m_flt_mr.next = self.flt_fifo.data_out.val().mr;

@@ -93,7 +93,7 @@ pub type DefaultMrTable = MrTable<8>;
 /// - `res_status` is one of [`status::OK`](crate::spec::status::OK), [`STATUS_SUSPENDED`],
 ///   [`status::ACCESS_ERR`](crate::spec::status::ACCESS_ERR).
 /// - OK or SUSPENDED only when the key index is in range, the key tag and PD
-///   match, `1 <= len <= 4096`, `base_va <= va`,
+///   match (or `lk_any`), `1 <= len <= 4096`, `base_va <= va`,
 ///   `va + len <= min(base_va + length, 2^64)` (65-bit), the op's access
 ///   right is set and the state is VALID (OK) or SUSPENDED (SUSPENDED).
 /// - `res_valid` in clock `c + 2` exactly when `lk_valid && ready && !rst`
@@ -130,6 +130,11 @@ pub struct MrTable<const IDX_BITS: usize> {
     pub lk_len: Signal<In, Bits<13>>,
     /// Lookup: 0 REMOTE_WRITE, 1 REMOTE_READ, 2 LOCAL_READ, 3 LOCAL_WRITE.
     pub lk_op: Signal<In, Bits<2>>,
+    /// Lookup: an internal lookup of the MR itself (a PREFETCH page): the
+    /// key tag and PD are not compared. The key's index, the length, the
+    /// bounds, the op's access right and the state are checked as for any
+    /// lookup.
+    pub lk_any: Signal<In, Bit>,
 
     /// Result stage: a lookup presented two clocks ago.
     pub res_valid: Signal<Out, Bit>,
@@ -189,6 +194,7 @@ pub struct MrTable<const IDX_BITS: usize> {
     tag_s1: DFF<Bits<8>>,
     pd_s1: DFF<Bits<16>>,
     op_s1: DFF<Bits<2>>,
+    any_s1: DFF<Bit>,
     key_ok_s1: DFF<Bit>,
     len_ok_s1: DFF<Bit>,
     cross_s1: DFF<Bit>,
@@ -240,6 +246,7 @@ impl<const IDX_BITS: usize> MrTable<IDX_BITS> {
             lk_va: Default::default(),
             lk_len: Default::default(),
             lk_op: Default::default(),
+            lk_any: Default::default(),
             res_valid: Default::default(),
             res_status: Default::default(),
             res_mr: Default::default(),
@@ -274,6 +281,7 @@ impl<const IDX_BITS: usize> MrTable<IDX_BITS> {
             tag_s1: Default::default(),
             pd_s1: Default::default(),
             op_s1: Default::default(),
+            any_s1: Default::default(),
             key_ok_s1: Default::default(),
             len_ok_s1: Default::default(),
             cross_s1: Default::default(),
@@ -322,6 +330,7 @@ impl<const IDX_BITS: usize> Logic for MrTable<IDX_BITS> {
             tag_s1,
             pd_s1,
             op_s1,
+            any_s1,
             key_ok_s1,
             len_ok_s1,
             cross_s1,
@@ -436,6 +445,7 @@ impl<const IDX_BITS: usize> Logic for MrTable<IDX_BITS> {
         self.tag_s1.d.next = self.lk_key.val().get_bits::<8>(0);
         self.pd_s1.d.next = self.lk_pd.val();
         self.op_s1.d.next = self.lk_op.val();
+        self.any_s1.d.next = self.lk_any.val();
         // The whole key is checked: index bits above the table must be zero.
         self.key_ok_s1.d.next = (self.lk_key.val() & self.key_hi_mask.val()) == 0;
         self.len_ok_s1.d.next = (self.lk_len.val() != 0) & (self.lk_len.val() <= 4096);
@@ -474,8 +484,10 @@ impl<const IDX_BITS: usize> Logic for MrTable<IDX_BITS> {
         // level of logic follows the carry chains.
         self.pre_ok.next = self.key_ok_s1.q.val()
             & self.len_ok_s1.q.val()
-            & (self.tag_s1.q.val() == self.m_chk_s1.q.val().get_bits::<8>(0))
-            & (self.pd_s1.q.val() == self.m_chk_s1.q.val().get_bits::<16>(8))
+            & ((self.tag_s1.q.val() == self.m_chk_s1.q.val().get_bits::<8>(0))
+                | self.any_s1.q.val())
+            & ((self.pd_s1.q.val() == self.m_chk_s1.q.val().get_bits::<16>(8))
+                | self.any_s1.q.val())
             & self.acc_ok.val()
             & self.live.val();
         self.all_ok.next = self.pre_ok.val() & self.lo_ok.val() & self.hi_ok.val();

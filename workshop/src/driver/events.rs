@@ -101,13 +101,15 @@ pub enum Event {
     PageFault(PageFaultEvent),
     /// An INVALIDATE finished: its doorbell tag.
     InvalidationDone { mr: u16, tag: u32 },
-    /// A PREFETCH finished: its tag, the pages it filled and the pages that
-    /// faulted.
+    /// A PREFETCH finished: its tag, the pages it filled (the TLB holds
+    /// them), the pages that faulted (missing, pending or MR suspended) and
+    /// the pages refused (outside the MR, no right, MR not valid).
     PrefetchDone {
         mr: u16,
         tag: u32,
         filled: u32,
         faulted: u32,
+        refused: u32,
     },
     /// An MR_SUSPEND finished: the MR is suspended and drained.
     MrSuspended { mr: u16 },
@@ -150,6 +152,7 @@ impl Event {
                 tag: token,
                 filled: words[1] as u32,
                 faulted: (words[1] >> 32) as u32,
+                refused: words[2] as u32,
             },
             event::MR_SUSPENDED => Event::MrSuspended { mr },
             event::ERROR => Event::Error {

@@ -38,6 +38,9 @@ pub use events::{
 mod inval;
 pub use inval::{InvScope, InvTicket, RES_INV_BUSY};
 
+mod prefetch;
+pub use prefetch::{PrefetchFlags, RES_PF_BUSY};
+
 mod qp;
 pub use qp::{QPN_MAX, QP_TIMER_ENABLE, RES_QP_RANGE};
 

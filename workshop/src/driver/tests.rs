@@ -207,7 +207,7 @@ fn record(i: u32) -> Record {
             0xab_c000 + i,
         ),
         1 => Record::inv_done(mr, 0xdead_0000 + i),
-        2 => Record::prefetch_done(mr, 0x7a60 + i, 3 * i, i),
+        2 => Record::prefetch_done(mr, 0x7a60 + i, 3 * i, i, 5 * i),
         3 => Record::mr_suspended(mr),
         4 => Record::error(0x40 + i as u8, mr, 0x1234_5678_9abc_0000 + i as u64),
         _ => Record {
@@ -238,6 +238,7 @@ fn expected(i: u32, log2: u32) -> Event {
             tag: 0x7a60 + i,
             filled: 3 * i,
             faulted: i,
+            refused: 5 * i,
         },
         3 => Event::MrSuspended { mr },
         4 => Event::Error {

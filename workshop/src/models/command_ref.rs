@@ -80,6 +80,19 @@ pub fn inv_offsets(va_lo: u64, va_hi: u64, base_va: u64) -> (u64, u64) {
     (va_lo.saturating_sub(base), va_hi.saturating_sub(base))
 }
 
+/// The PREFETCH a good PREFETCH hands to the prefetch unit: the MR, the
+/// range as [`Inv`]'s (`va_lo`, `va_hi`) and the flags.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pf {
+    /// `CMD_ARG0[7:0]`.
+    pub mr: u8,
+    pub va_lo: u64,
+    pub va_hi: u64,
+    /// `CMD_ARG1` bits 0 and 1.
+    pub write: bool,
+    pub nofault: bool,
+}
+
 /// What a command does once checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
@@ -99,6 +112,9 @@ pub enum Outcome {
     /// take it (the MR's state is written valid in that clock) and report
     /// done once its wakes are out (result OK).
     MrResume(u32),
+    /// A good PREFETCH: handed to the prefetch unit, which takes it
+    /// (result OK).
+    Prefetch(Pf),
 }
 
 /// Result code of a QP command the responder took: `qp_refused` (`refused`,
@@ -126,16 +142,17 @@ fn word64(lo: u32, hi: u32) -> u64 {
 }
 
 /// What `c` does on a table of 2^`mr_bits` MRs with room in the
-/// invalidation unit: [`execute_with`] with `inv_full` false.
+/// invalidation unit and no PREFETCH running: [`execute_with`] with
+/// `inv_full` and `pf_busy` false.
 pub fn execute(c: &Command, mr_bits: u32) -> Outcome {
-    execute_with(c, mr_bits, false)
+    execute_with(c, mr_bits, false, false)
 }
 
 /// What `c` does on a table of 2^`mr_bits` MRs: its result code and MR
 /// table write, or what it hands to the fault queue, the responder or the
 /// invalidation unit; `inv_full`: the invalidation unit has
-/// `MAX_IN_PROGRESS` in progress.
-pub fn execute_with(c: &Command, mr_bits: u32, inv_full: bool) -> Outcome {
+/// `MAX_IN_PROGRESS` in progress; `pf_busy`: a PREFETCH runs.
+pub fn execute_with(c: &Command, mr_bits: u32, inv_full: bool, pf_busy: bool) -> Outcome {
     let a = &c.args;
     let index_ok = (a[0] as u64) < 1 << mr_bits;
     let va = word64(a[2], a[3]);
@@ -252,6 +269,27 @@ pub fn execute_with(c: &Command, mr_bits: u32, inv_full: bool) -> Outcome {
             RES_MR_RANGE
         } else {
             return Outcome::MrResume(a[0]);
+        }
+    } else if c.op == op::PREFETCH {
+        if !index_ok {
+            RES_MR_RANGE
+        } else if a[1] & PF_FLAGS_RESERVED != 0 {
+            RES_BAD_FIELD
+        } else if word64(a[4], a[5]) == 0 {
+            RES_EMPTY_RANGE
+        } else if end > 1 << 64 {
+            RES_RANGE_WRAPS
+        } else if pf_busy {
+            RES_PF_BUSY
+        } else {
+            let v = inv(0);
+            return Outcome::Prefetch(Pf {
+                mr: a[0] as u8,
+                va_lo: v.va_lo,
+                va_hi: v.va_hi,
+                write: a[1] & PF_FLAG_WRITE != 0,
+                nofault: a[1] & PF_FLAG_NO_FAULT != 0,
+            });
         }
     } else if OPS_PLANNED.contains(&c.op) {
         RES_NOT_BUILT

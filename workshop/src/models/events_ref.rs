@@ -55,13 +55,13 @@ impl Record {
         }
     }
 
-    /// A prefetch is done: MR index, tag, pages filled and pages faulted.
-    pub fn prefetch_done(mr: u16, tag: u32, filled: u32, faulted: u32) -> Self {
+    /// A prefetch is done: MR index, tag, pages filled, faulted and refused.
+    pub fn prefetch_done(mr: u16, tag: u32, filled: u32, faulted: u32, refused: u32) -> Self {
         Self {
             w: [
                 w0(event::PREFETCH_DONE, 0, mr, tag),
                 filled as u64 | ((faulted as u64) << 32),
-                0,
+                refused as u64,
                 0,
             ],
         }

@@ -40,7 +40,7 @@ fn verilog(design: &str, flags: &[&str], file: &str) -> Result<String, String> {
 }
 
 /// Every `--design` value.
-const DESIGNS: [&str; 15] = [
+const DESIGNS: [&str; 16] = [
     "odp-mmu",
     "translator",
     "mr-table",
@@ -50,6 +50,7 @@ const DESIGNS: [&str; 15] = [
     "command-unit",
     "inval",
     "mr-waiters",
+    "prefetch",
     "events",
     "fault-queue",
     "rnr-timer",

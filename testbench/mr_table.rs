@@ -43,6 +43,8 @@ struct Stim {
     st_state: u8,
     lk_valid: bool,
     lk: MrReq,
+    /// `lk_any`: an internal lookup (PREFETCH), no tag or PD check.
+    lk_any: bool,
 }
 
 /// Every output, sampled before the rising edge.
@@ -61,7 +63,7 @@ struct Outs {
 
 odp_mmu_workshop::port_map!(MrTablePorts<const B: usize> for MrTable<B> {
     clock: clock,
-    inputs: [rst, lk_valid, lk_key, lk_pd, lk_va, lk_len, lk_op],
+    inputs: [rst, lk_valid, lk_key, lk_pd, lk_va, lk_len, lk_op, lk_any],
     outputs: [ready, res_valid, res_status, res_mr, res_off, res_root, res_levels_m1, res_cross, res_end],
     bundles: [wr, st],
 });
@@ -87,6 +89,7 @@ fn drive(d: &mut dyn Dut, s: &Stim) {
     d.set("lk_va", s.lk.va as u128);
     d.set("lk_len", s.lk.len as u128);
     d.set("lk_op", s.lk.op as u128);
+    d.set("lk_any", s.lk_any as u128);
 }
 
 fn read(d: &mut dyn Dut) -> Outs {
@@ -156,11 +159,18 @@ impl Reference {
         }
     }
 
-    fn expect(&self, req: &MrReq) -> Expect {
+    /// The answer to `req`; `any`: an internal lookup, whose tag and PD
+    /// are the entry's own (never compared).
+    fn expect(&self, req: &MrReq, any: bool) -> Expect {
         let mr = mr_index(req.key, self.idx_bits);
         let e = &self.table[mr];
+        let mut req = *req;
+        if any {
+            req.key = req.key & !0xff | e.tag as u32;
+            req.pd = e.pd;
+        }
         Expect {
-            verdict: check(e, req, self.idx_bits),
+            verdict: check(e, &req, self.idx_bits),
             mr,
             root: e.root,
             levels_m1: e.levels_m1,
@@ -206,7 +216,7 @@ impl Reference {
             return;
         }
         self.s2 = self.s1;
-        self.s1 = (s.lk_valid && self.ready).then(|| self.expect(&s.lk));
+        self.s1 = (s.lk_valid && self.ready).then(|| self.expect(&s.lk, s.lk_any));
         if self.ready {
             if s.st_valid {
                 self.table[s.st_index].state = s.st_state;
@@ -380,9 +390,15 @@ impl Tb {
 
     /// Presents `req` alone and collects its answer two clocks later.
     fn lookup(&mut self, req: MrReq) -> Answer {
+        self.lookup_with(req, false)
+    }
+
+    /// [`Tb::lookup`] with `lk_any` (an internal lookup) as given.
+    fn lookup_with(&mut self, req: MrReq, any: bool) -> Answer {
         self.step(Stim {
             lk_valid: true,
             lk: req,
+            lk_any: any,
             ..Stim::default()
         });
         let s1 = self.idle();
@@ -553,6 +569,83 @@ fn each_cause_alone<const B: usize>() {
 #[test]
 fn each_access_err_cause_alone_gives_access_err() {
     both_sizes!(each_cause_alone);
+}
+
+/// An internal lookup (`lk_any`, a PREFETCH page) passes with any key tag
+/// and PD, and every other check still holds: the bounds, the rights, the
+/// key's index bits and the state.
+fn internal_lookup<const B: usize>() {
+    let mut tb = tb_with_mr::<B>();
+    let other = MrReq {
+        key: key(IDX, TAG ^ 0xff),
+        pd: PD ^ 0xffff,
+        op: op::LOCAL_READ,
+        len: 1,
+        ..good()
+    };
+    assert_eq!(tb.lookup(other).status, status::ACCESS_ERR, "not internal");
+    let a = tb.lookup_with(other, true);
+    assert_eq!(
+        (a.status, a.mr),
+        (status::OK, IDX),
+        "internal: tag and PD not checked"
+    );
+    let refused = [
+        (
+            "below the MR",
+            MrReq {
+                va: BASE - 1,
+                ..other
+            },
+        ),
+        (
+            "beyond the MR",
+            MrReq {
+                va: BASE + LEN,
+                ..other
+            },
+        ),
+        (
+            "key index above the table",
+            MrReq {
+                key: other.key | 1 << (8 + B),
+                ..other
+            },
+        ),
+    ];
+    for (what, r) in refused {
+        assert_eq!(tb.lookup_with(r, true).status, status::ACCESS_ERR, "{what}");
+    }
+    let mut e = mr();
+    e.access = access::REMOTE_READ;
+    tb.write(IDX, e);
+    let w = MrReq {
+        op: op::LOCAL_WRITE,
+        ..other
+    };
+    assert_eq!(
+        tb.lookup_with(w, true).status,
+        status::ACCESS_ERR,
+        "no local write right"
+    );
+    assert_eq!(
+        tb.lookup_with(other, true).status,
+        status::OK,
+        "local read always"
+    );
+    tb.set_state(IDX, mr_state::SUSPENDED);
+    assert_eq!(tb.lookup_with(other, true).status, SUSPENDED, "suspended");
+    tb.set_state(IDX, mr_state::INVALID);
+    assert_eq!(
+        tb.lookup_with(other, true).status,
+        status::ACCESS_ERR,
+        "invalid"
+    );
+}
+
+#[test]
+fn internal_lookup_skips_tag_and_pd_and_checks_everything_else() {
+    both_sizes!(internal_lookup);
 }
 
 fn rights<const B: usize>() {
@@ -1184,6 +1277,8 @@ impl Stimulus {
         if self.rng.gen_bool(0.75) {
             s.lk_valid = true;
             s.lk = self.request(table);
+            // Now and then an internal (PREFETCH) lookup.
+            s.lk_any = self.rng.gen_ratio(1, 16);
         }
         s
     }
@@ -1238,6 +1333,8 @@ struct Coverage {
     top_of_space_ok: u64,
     resets: u64,
     same_index_writes: u64,
+    /// Internal lookups answered OK with a tag or PD the entry does not hold.
+    internal_ok_foreign: u64,
 }
 
 impl Coverage {
@@ -1251,7 +1348,13 @@ impl Coverage {
         if !(s.lk_valid && tb.reference.ready && !s.rst) {
             return;
         }
-        let x = tb.reference.expect(&s.lk);
+        let x = tb.reference.expect(&s.lk, s.lk_any);
+        if s.lk_any {
+            let e = tb.reference.table[x.mr];
+            let foreign = s.lk.key as u8 != e.tag || s.lk.pd != e.pd;
+            self.internal_ok_foreign += (foreign && x.verdict.status == status::OK) as u64;
+            return;
+        }
         let e = tb.reference.table[x.mr];
         let end = s.lk.va as u128 + s.lk.len as u128;
         let mr_end = e.base_va as u128 + e.length as u128;
@@ -1293,6 +1396,10 @@ impl Coverage {
             ("ACCESS_ERR one byte past the end", self.one_past_end),
             ("OK ending at 2^64", self.top_of_space_ok),
             ("full and state write to one index", self.same_index_writes),
+            (
+                "internal OK with a foreign tag or PD",
+                self.internal_ok_foreign,
+            ),
         ];
         for (what, n) in CAUSES.iter().zip(self.only_cause) {
             reached.push((what, n));

@@ -24,6 +24,7 @@ use odp_mmu::board::memory::BoardMemory;
 use odp_mmu::control::command::CommandUnit;
 use odp_mmu::control::inval::InvalUnit;
 use odp_mmu::control::mr_waiters::MrWaiters;
+use odp_mmu::control::prefetch::Prefetcher;
 use odp_mmu::control::{CsrCaps, CsrRegs};
 use odp_mmu::fault::events::EventRing;
 use odp_mmu::fault::fault_queue::DefaultFaultQueue;
@@ -174,6 +175,8 @@ enum Design {
     Inval,
     /// The MR waiters alone (`mr_waiters`, 1024 QPs; no flag applies)
     MrWaiters,
+    /// The prefetch unit alone (`prefetch_unit`, 4 lookups in flight; no flag applies)
+    Prefetch,
     /// The per-QP responder alone (`qp_responder`, 1024 QPs; no flag applies)
     Responder,
     /// The event-ring writer alone (`event_ring`; no flag applies)
@@ -213,6 +216,7 @@ impl Design {
             Design::CommandUnit => "command_unit",
             Design::Inval => "inval_unit",
             Design::MrWaiters => "mr_waiters",
+            Design::Prefetch => "prefetch_unit",
             Design::Responder => "qp_responder",
             Design::Events => "event_ring",
             Design::FaultQueue => "fault_queue",
@@ -249,6 +253,7 @@ impl Design {
             Design::CommandUnit => "it is built for 256 MRs",
             Design::Inval => "it is built for 256 MRs",
             Design::MrWaiters => "it is built for 1024 QPs",
+            Design::Prefetch => "it is built with 4 lookups in flight (half the default walks)",
             Design::Responder => "it is built for 1024 QPs",
             Design::Events => "it has no size parameter",
             Design::FaultQueue => "it is built with 32 slots for 1024 QPs",
@@ -295,6 +300,7 @@ impl Design {
             Design::CommandUnit => block(CommandUnit::<8>::new(), top),
             Design::Inval => block(InvalUnit::<8>::new(), top),
             Design::MrWaiters => block(MrWaiters::<10>::new(), top),
+            Design::Prefetch => block(Prefetcher::new(4), top),
             Design::Responder => block(QpResponder::<10>::new(), top),
             Design::Events => block(EventRing::new(), top),
             Design::FaultQueue => block(DefaultFaultQueue::new(), top),

@@ -12,6 +12,7 @@ pub mod fault_queue_ref;
 pub mod host_memory;
 pub mod mr_check;
 pub mod page_table;
+pub mod prefetch_ref;
 pub mod responder_ref;
 pub mod rnr_timer_ref;
 pub mod tlb_model;

@@ -428,7 +428,7 @@ impl Traffic {
         let r = &mut self.rng;
         let base: u64 = match r.gen_range(0..8) {
             0 => u64::MAX - r.gen_range(0..8u64 << 12),
-            _ => r.gen::<u64>() & !0xfff | r.gen_range(0..2u64) * r.gen_range(0..0x1000),
+            _ => (r.gen::<u64>() & !0xfff) | (r.gen_range(0..2u64) * r.gen_range(0..0x1000)),
         };
         let len: u64 = match r.gen_range(0..10) {
             0 => 1,

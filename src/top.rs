@@ -437,7 +437,10 @@ impl<
             if self.pf.m_rq_write.val() {
                 self.xl.s_xreq.op.next = 3.into(); // = op::LOCAL_WRITE
             }
-            self.xl.s_xreq.qpn.next = 0xFF_FFFF.into();
+            // QPN 0xFFFFF8 + page mod 8: consecutive pages are no QP's
+            // order, so their walks run side by side.
+            self.xl.s_xreq.qpn.next =
+                bit_cast::<24, 3>(self.pf.m_rq_va.val().get_bits::<3>(12)) | 0xFF_FFF8_u64;
             self.xl.s_xreq.rqpn.next = 0.into();
             self.xl.s_xreq.psn.next = 0.into();
             self.xl.s_xreq.msn.next = 0.into();

@@ -274,3 +274,35 @@ fn whole_core_invalidation_clocks() {
         "an INVALIDATE was still in progress when the next was issued"
     );
 }
+
+/// PREFETCH on the whole default core (`docs/prefetch.md`, bench keys
+/// `prefetch_*`): cold pages are walk-bound at four walks in flight, half
+/// the core's eight, and never more (a PREFETCH holding all eight walkers
+/// would prefetch twice as fast, above the bound); pages already in the TLB
+/// go faster; and hits of another MR keep >= 0.9 requests a clock while a
+/// PREFETCH runs all along.
+#[test]
+fn whole_core_prefetch_keeps_to_its_half_of_the_walkers() {
+    use odp_mmu_workshop::bench::MEMORY_LATENCY;
+    use odp_mmu_workshop::bench_inval::{idle_prefetch, under_prefetch};
+    let (cold, cached) = idle_prefetch();
+    println!("PREFETCH of 512 pages: {cold:.4} pages/clock cold, {cached:.4} cached");
+    // One table level: a walk is one read of MEMORY_LATENCY clocks plus
+    // its overhead (at most 8) and the lookup pipeline around it.
+    let at_most = 4.0 / (MEMORY_LATENCY + 1) as f64;
+    let at_least = 4.0 / (MEMORY_LATENCY + 1 + 8 + 24) as f64;
+    assert!(
+        (at_least..=at_most).contains(&cold),
+        "cold PREFETCH: {cold:.4} pages/clock, expected {at_least:.4}..={at_most:.4} (4 walks in flight)"
+    );
+    assert!(
+        cached >= 0.25,
+        "cached PREFETCH: {cached:.4} pages/clock, at least 0.25"
+    );
+    let (rate, runs) = under_prefetch(10_000);
+    println!("hits under PREFETCH: {rate:.4} requests/clock, {runs} PREFETCHes");
+    assert!(
+        rate >= 0.9 && runs >= 1,
+        "hits while a PREFETCH runs: {rate:.4} requests/clock (>= 0.9), {runs} PREFETCHes"
+    );
+}

@@ -2161,7 +2161,11 @@ fn system_prefetch_fills_the_tlb_faults_missing_pages_and_counts_them() {
     for f in &faults {
         assert_eq!(
             (f.qpn, f.op, f.mr),
-            (0xff_ffff, op::LOCAL_READ, 0),
+            (
+                0xff_fff8 | ((f.page_va >> 12) as u32 & 7),
+                op::LOCAL_READ,
+                0
+            ),
             "{f:x?}"
         );
         assert_eq!(

@@ -42,8 +42,8 @@
 //!
 //! The fault path's keys come from [`crate::bench_faults`], the
 //! invalidation keys (`invalidate_*`, `requests_per_clock_under_*`,
-//! `mr_write_clocks`) from [`crate::bench_inval`]. PREFETCH is not built,
-//! so there is no `prefetch_pages_per_clock`.
+//! `mr_write_clocks`) and the PREFETCH keys (`prefetch_*`,
+//! `requests_per_clock_under_prefetch`) from [`crate::bench_inval`].
 
 use rust_hdl::prelude::*;
 use serde::Serialize;
@@ -151,6 +151,9 @@ struct BenchFile {
     requests_per_clock_under_invalidate_mr: f64,
     requests_per_clock_under_invalidate_all: f64,
     mr_write_clocks: u64,
+    prefetch_pages_per_clock: f64,
+    prefetch_cached_pages_per_clock: f64,
+    requests_per_clock_under_prefetch: f64,
 }
 
 /// `x` rounded to `decimals` places as `format!` rounds it (exactly, from
@@ -226,6 +229,12 @@ impl Numbers {
                 4,
             ),
             mr_write_clocks: self.inval.mr_write_clocks,
+            prefetch_pages_per_clock: round(self.inval.prefetch_pages_per_clock, 4),
+            prefetch_cached_pages_per_clock: round(self.inval.prefetch_cached_pages_per_clock, 4),
+            requests_per_clock_under_prefetch: round(
+                self.inval.requests_per_clock_under_prefetch,
+                4,
+            ),
         };
         serde_json::to_string_pretty(&file).expect("numbers always serialize") + "\n"
     }
@@ -433,6 +442,24 @@ impl Numbers {
                 "-".to_string(),
                 iv.mr_write_clocks.to_string(),
                 "-",
+            ),
+            (
+                "prefetch_pages_per_clock",
+                "-".to_string(),
+                format!("{:.4}", iv.prefetch_pages_per_clock),
+                "-",
+            ),
+            (
+                "prefetch_cached_pages_per_clock",
+                "-".to_string(),
+                format!("{:.4}", iv.prefetch_cached_pages_per_clock),
+                "-",
+            ),
+            (
+                "requests_per_clock_under_prefetch",
+                "-".to_string(),
+                format!("{:.3}", iv.requests_per_clock_under_prefetch),
+                ">= 0.8",
             ),
         ];
         let mut s = format!(
@@ -1034,6 +1061,9 @@ mod tests {
             "requests_per_clock_under_invalidate_mr",
             "requests_per_clock_under_invalidate_all",
             "mr_write_clocks",
+            "prefetch_pages_per_clock",
+            "prefetch_cached_pages_per_clock",
+            "requests_per_clock_under_prefetch",
         ] {
             assert!(
                 json.contains(&format!("\"{key}\": ")),

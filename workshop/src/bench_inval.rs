@@ -31,13 +31,16 @@
 //! | `requests_per_clock_under_invalidate_all` | the same with an INVALIDATE ALL every [`INVALIDATE_PERIOD`] clocks (each empties the TLB: the hot pages walk again) |
 //! | `mr_write_clocks` | idle core: MR_WRITE, doorbell to `CMD_STATUS.BUSY` reading clear with result 0 (the nine `CMD_ARG` writes before it not counted; `mr_register_clocks` counts them) |
 //!
-//! PREFETCH is not built, so `prefetch_pages_per_clock` is not measured.
+//! | `prefetch_pages_per_clock` | idle core: PREFETCH of 512 mapped 4 KiB pages (one table level) none of which is in the TLB: pages / clocks from the doorbell to the last write-data beat of its "prefetch done" record (walk-bound: at most 4 walks of 201 clocks each in flight) |
+//! | `prefetch_cached_pages_per_clock` | the same PREFETCH again, every page now in the TLB (port-bound) |
+//! | `requests_per_clock_under_prefetch` | the 20,000 hit requests of `requests_per_clock_under_invalidation` while the driver keeps a PREFETCH (NO_FAULT) of the other MR's 1,024 unmapped pages running, a new one as soon as the last one's event is read |
+//!
 //! The clock-count targets are asserted in `cargo test --test bench_top`.
 
 use std::collections::VecDeque;
 
 use crate::bench::{hit_reqs, warm_reqs, XorShift, HOT_BASE, MEMORY_LATENCY};
-use crate::driver::{Bus, Driver, Event, InvScope, InvTicket, Mr, MrSpec};
+use crate::driver::{Bus, Driver, Event, InvScope, InvTicket, Mr, MrSpec, PrefetchFlags};
 use crate::harness::top::{
     read32, write32, Inputs, LiteCycle, LiteIn, LiteOut, VerilatedTop, XReq,
 };
@@ -89,6 +92,11 @@ pub struct InvalNumbers {
     pub invalidate_all_under_load: u64,
     pub invalidate_all_late_under_load: u64,
     pub mr_write_clocks: u64,
+    pub prefetch_pages_per_clock: f64,
+    pub prefetch_cached_pages_per_clock: f64,
+    pub requests_per_clock_under_prefetch: f64,
+    /// PREFETCHes that ran during that run.
+    pub prefetches_under_load: u64,
     /// An AXI4-Lite read: read-address handshake to the data beat.
     pub lite_read_clocks: u64,
 }
@@ -223,7 +231,7 @@ impl Bus for Loaded {
 
 /// A default core brought up by the driver, with the unrelated MR (index
 /// 1, [`OTHER_PAGES`] pages, none mapped) and a 64-record event ring.
-fn core() -> (Driver<Loaded>, Mr) {
+pub(crate) fn core() -> (Driver<Loaded>, Mr) {
     let mut drv = Driver::new(Loaded::new(), 0x100..0x1000, true);
     drv.bring_up()
         .unwrap_or_else(|e| panic!("bench: bring-up: {e}"));
@@ -478,12 +486,11 @@ pub enum Load {
     All,
 }
 
-/// `requests` hit requests (64 resident pages of MR 0) with the driver
-/// issuing an INVALIDATE every [`INVALIDATE_PERIOD`] clocks, of the scope
-/// `load` names. Checks that every request is answered OK, every
-/// invalidation is done with its event, and `ERROR` stays clear.
-pub fn loaded(requests: usize, load: Load) -> LoadedRun {
-    let (mut drv, other) = core();
+/// Registers the hot MR (index 0, 64 pages at [`HOT_BASE`], mapped),
+/// warms its pages into the TLB and starts `requests` hit requests on them
+/// (as `top_hit_requests_per_clock`). Returns the clock by which the run
+/// must be over.
+pub(crate) fn hot_traffic(drv: &mut Driver<Loaded>, requests: usize) -> u64 {
     let hot = drv
         .register_mr(
             0,
@@ -520,6 +527,16 @@ pub fn loaded(requests: usize, load: Load) -> LoadedRun {
     }
     reqs.truncate(requests);
     drv.bus.start(reqs);
+    limit
+}
+
+/// `requests` hit requests (64 resident pages of MR 0) with the driver
+/// issuing an INVALIDATE every [`INVALIDATE_PERIOD`] clocks, of the scope
+/// `load` names. Checks that every request is answered OK, every
+/// invalidation is done with its event, and `ERROR` stays clear.
+pub fn loaded(requests: usize, load: Load) -> LoadedRun {
+    let (mut drv, other) = core();
+    let limit = hot_traffic(&mut drv, requests);
     let mut run = LoadedRun {
         requests,
         ..Default::default()
@@ -595,5 +612,140 @@ pub fn top_inval(progress: &mut dyn FnMut(&str)) -> InvalNumbers {
     n.requests_per_clock_under_invalidate_all = r.requests_per_clock;
     n.invalidate_all_under_load = r.invalidations;
     n.invalidate_all_late_under_load = r.late;
+    progress("odp_mmu: PREFETCH of 512 pages on the idle core, cold and cached");
+    (
+        n.prefetch_pages_per_clock,
+        n.prefetch_cached_pages_per_clock,
+    ) = idle_prefetch();
+    progress("odp_mmu: hits while a PREFETCH runs all along");
+    (n.requests_per_clock_under_prefetch, n.prefetches_under_load) =
+        under_prefetch(LOADED_REQUESTS);
     n
+}
+
+/// Pages of the idle PREFETCH scenarios.
+pub const PREFETCH_PAGES: u64 = 512;
+/// Base of the MR the idle PREFETCH scenarios prefetch (index 2).
+const PF_BASE: u64 = 0x7e00_0000_0000;
+
+/// Runs PREFETCH of `mr`'s `[va, va + len)` with `flags` on the loaded
+/// core and returns the clocks from its doorbell to the last write-data
+/// beat of the first record written after it, and the events read until
+/// its "prefetch done" (which the caller checks).
+fn timed_prefetch(
+    drv: &mut Driver<Loaded>,
+    mr: &Mr,
+    va: u64,
+    len: u64,
+    flags: PrefetchFlags,
+) -> (u64, Vec<Event>) {
+    let tag = drv
+        .prefetch(mr, va, len, flags)
+        .unwrap_or_else(|e| panic!("bench: PREFETCH: {e}"));
+    let doorbell = drv.bus.top.last_lite_write;
+    let limit = drv.bus.top.clock + 100 * WAIT_CLOCKS;
+    while drv.bus.top.last_write_data < doorbell {
+        assert!(
+            drv.bus.top.clock < limit,
+            "bench: no record after the PREFETCH"
+        );
+        drv.bus.idle(1);
+    }
+    // The record's four beats, then it is read.
+    drv.bus.idle(8);
+    let clocks = drv.bus.top.last_write_data - doorbell;
+    let events = drv
+        .poll_events()
+        .unwrap_or_else(|e| panic!("bench: poll: {e}"));
+    assert!(
+        matches!(events.last(), Some(Event::PrefetchDone { tag: t, .. }) if *t == tag as u32),
+        "bench: the PREFETCH's record: {events:x?}"
+    );
+    (clocks, events)
+}
+
+/// The idle PREFETCH numbers: cold pages per clock, cached pages per
+/// clock. Checks that every page counts as filled.
+pub fn idle_prefetch() -> (f64, f64) {
+    let (mut drv, _) = core();
+    let mr = drv
+        .register_mr(
+            2,
+            MrSpec {
+                tag: 0x5a,
+                pd: 1,
+                base_va: PF_BASE,
+                length: PREFETCH_PAGES << 12,
+                access: 7,
+                levels: 1,
+            },
+        )
+        .unwrap_or_else(|e| panic!("bench: register_mr: {e}"));
+    for p in 0..PREFETCH_PAGES {
+        drv.map(
+            &mr,
+            PF_BASE + (p << 12),
+            PageSize::Size4K,
+            0x20_0000 + p,
+            true,
+        );
+    }
+    drv.bus.idle(QUIET_CLOCKS);
+    let mut rate = [0.0; 2];
+    for r in &mut rate {
+        let (clocks, events) = timed_prefetch(
+            &mut drv,
+            &mr,
+            PF_BASE,
+            PREFETCH_PAGES << 12,
+            PrefetchFlags::default(),
+        );
+        let want = PREFETCH_PAGES as u32;
+        assert!(
+            matches!(events.last(), Some(Event::PrefetchDone { filled, faulted: 0, refused: 0, .. }) if *filled == want),
+            "bench: every page filled: {events:x?}"
+        );
+        *r = PREFETCH_PAGES as f64 / clocks as f64;
+    }
+    (rate[0], rate[1])
+}
+
+/// `requests` hit requests (as [`loaded`]) while a PREFETCH (NO_FAULT) of
+/// the other MR's unmapped pages runs all along. Returns requests per
+/// clock and the PREFETCHes run. Checks every request answered OK and
+/// `ERROR` clear.
+pub fn under_prefetch(requests: usize) -> (f64, u64) {
+    let (mut drv, other) = core();
+    let limit = hot_traffic(&mut drv, requests);
+    let flags = PrefetchFlags {
+        write: false,
+        no_fault: true,
+    };
+    let (mut running, mut runs, mut next_poll) = (false, 0, 0);
+    while !drv.bus.finished() {
+        assert!(
+            drv.bus.top.clock < limit,
+            "bench: the requests under PREFETCH stopped"
+        );
+        if !running && drv.bus.first.is_some() {
+            drv.prefetch(&other, OTHER_BASE, OTHER_PAGES << 12, flags)
+                .unwrap_or_else(|e| panic!("bench: PREFETCH under load: {e}"));
+            (running, runs) = (true, runs + 1);
+        }
+        if drv.bus.top.clock >= next_poll {
+            let events = drv
+                .poll_events()
+                .unwrap_or_else(|e| panic!("bench: poll: {e}"));
+            running &= !events
+                .iter()
+                .any(|e| matches!(e, Event::PrefetchDone { .. }));
+            next_poll = drv.bus.top.clock + 500;
+        }
+        drv.bus.idle(1);
+    }
+    let (first, last) = (drv.bus.first.unwrap_or(0), drv.bus.last);
+    assert_eq!(drv.bus.not_ok, 0, "bench: hit requests answered not OK");
+    let (error, info) = drv.errors();
+    assert_eq!(error, 0, "bench: ERROR {error:#x} (ERROR_INFO {info:#x})");
+    (requests as f64 / (last - first + 1) as f64, runs)
 }

@@ -4,7 +4,7 @@
 //! fill its TLB; it returns the doorbell tag at once, and the core posts
 //! [`Event::PrefetchDone`](super::Event::PrefetchDone) with that tag and
 //! the page counts when the walks are over. Missing pages become page
-//! faults (QPN `0xFFFFFF`), serviced like any other, unless
+//! faults (QPN `0xFFFFF8` to `0xFFFFFF`), serviced like any other, unless
 //! [`PrefetchFlags::no_fault`].
 
 use super::{Bus, Driver, Error, Mr, Result};

@@ -1069,7 +1069,7 @@ fn events_record_layout_per_kind() {
     assert_eq!(Record::inv_done(7, 0x99).w, [0x99_0007_0002, 0, 0, 0]);
     assert_eq!(
         Record::prefetch_done(3, 5, 100, 2, 1).w,
-        [0x5_0003_0003, (2 << 32) | 100, 0, 0]
+        [0x5_0003_0003, (2 << 32) | 100, 1, 0]
     );
     assert_eq!(Record::mr_suspended(9).w, [0x9_0004, 0, 0, 0]);
     assert_eq!(Record::error(0x21, 4, 77).w, [0x4_2105, 77, 0, 0]);

@@ -1214,6 +1214,10 @@ fn system_run(params: &Params, clocks: u64, seed: u64) -> u64 {
     let mut suspending: Option<(usize, u64, bool)> = None;
     let mut lookups_seen = 0u64;
     let mut suspends = 0u64;
+    // The PREFETCH running (its tag, pages and WRITE flag), and the
+    // PREFETCHes done.
+    let mut prefetching: Option<(u8, u64, bool)> = None;
+    let mut prefetches = 0u64;
     // The driver's error and stale RESUMEs, the QP resets of the
     // connection manager; error RESUMEs per 4 KiB page (at most 2, so every
     // message completes); the last token resumed (a stale one from then
@@ -1251,6 +1255,7 @@ fn system_run(params: &Params, clocks: u64, seed: u64) -> u64 {
                         50,
                     ),
                     ("MR suspends", suspends, 1),
+                    ("PREFETCHes done", prefetches, 2),
                     ("fault events", faults, 1),
                     ("wakes", e.wakes_by_qp.values().sum(), 1),
                 ]
@@ -1263,6 +1268,7 @@ fn system_run(params: &Params, clocks: u64, seed: u64) -> u64 {
             }
         }
         if closing
+            && prefetching.is_none()
             && w.env.inflight.is_empty()
             && w.env.offer.is_none()
             && w.env.dma.is_empty()
@@ -1322,6 +1328,29 @@ fn system_run(params: &Params, clocks: u64, seed: u64) -> u64 {
                 }
                 if let Event::MrSuspended { mr } = ev {
                     check_suspend_drained(&drv.bus, now, mr, &mut suspending);
+                    continue;
+                }
+                if let Event::PrefetchDone {
+                    tag,
+                    filled,
+                    faulted,
+                    refused,
+                    ..
+                } = ev
+                {
+                    // Every page counted once; a message MR's pages are in
+                    // it and every right is there but, maybe, local write.
+                    let (t, n, write) = prefetching
+                        .take()
+                        .unwrap_or_else(|| panic!("clock {now}: {ev:x?} with no PREFETCH running"));
+                    assert_eq!(tag, t as u32, "clock {now}: the PREFETCH's tag");
+                    assert_eq!(
+                        filled as u64 + faulted as u64 + refused as u64,
+                        n,
+                        "clock {now}: {ev:x?} counts every page once"
+                    );
+                    assert!(refused == 0 || write, "clock {now}: {ev:x?} refused pages");
+                    prefetches += 1;
                     continue;
                 }
                 let Event::PageFault(pf) = ev else {
@@ -1460,6 +1489,22 @@ fn system_run(params: &Params, clocks: u64, seed: u64) -> u64 {
                 drv.bus.env.msg[k].suspended.last_mut().unwrap().0.done = at;
                 resume_at = Some((k, at + rng.gen_range(100..3000)));
                 suspends += 1;
+            } else if prefetching.is_none() && rng.gen_ratio(1, 3) {
+                // A PREFETCH of up to 64 pages of a message MR, its
+                // missing pages faulted (and serviced as any fault) or not.
+                let m = drv.bus.env.msg[rng.gen_range(0..n_msg)].mr;
+                let off = rng.gen_range(0..m.spec.length);
+                let len = rng.gen_range(1..=(m.spec.length - off).min(64 << 12));
+                let va = m.spec.base_va + off;
+                let flags = driver::PrefetchFlags {
+                    write: rng.gen(),
+                    no_fault: rng.gen(),
+                };
+                let tag = drv
+                    .prefetch(&m, va, len, flags)
+                    .unwrap_or_else(|e| panic!("clock {now}: PREFETCH: {e}"));
+                let pages = ((va + len - 1) >> 12) - (va >> 12) + 1;
+                prefetching = Some((tag, pages, flags.write));
             } else {
                 let n = drv.counter("LOOKUPS").unwrap();
                 assert!(
@@ -1477,7 +1522,7 @@ fn system_run(params: &Params, clocks: u64, seed: u64) -> u64 {
     let msgs: u64 = e.reqs.iter().map(|r| r.messages_done).sum();
     let retries: u64 = e.reqs.iter().map(|r| r.retries).sum();
     println!(
-        "error RESUMEs {}, FATALs from QP error {}, QP resets {qp_resets}, stale RESUMEs {stale}, walk FATALs {}",
+        "error RESUMEs {}, FATALs from QP error {}, QP resets {qp_resets}, stale RESUMEs {stale}, walk FATALs {}, PREFETCHes {prefetches}",
         e.err_resumes.len(),
         e.err_fatals,
         e.walk_fatals

@@ -2316,3 +2316,114 @@ fn system_prefetch_fills_the_tlb_faults_missing_pages_and_counts_them() {
     );
     assert_eq!(drv.counter("PREFETCHES").unwrap(), 5);
 }
+
+/// Offers `r` until taken and runs until its answer, returning every OK
+/// answer's epoch on `s_done` the clock after (the DMA engine done at once);
+/// returns the status and the first beat's physical address.
+fn translate_once(drv: &mut Driver<VerilatedTop>, r: &Req) -> (u8, u64) {
+    let x = XReq {
+        tag: 9,
+        req: *r,
+        ..Default::default()
+    };
+    let (mut offered, mut done, mut pa) = (true, None, None);
+    let limit = drv.bus.clock + 20_000;
+    loop {
+        assert!(drv.bus.clock < limit, "no answer to {r:x?}");
+        let o = drv.bus.cycle(&Inputs {
+            req: offered.then_some(x),
+            rsp_ready: true,
+            done: done.take(),
+            ..Default::default()
+        });
+        offered &= !o.accepted;
+        if let Some((_, st, beat_pa, _, last)) = o.beat {
+            pa.get_or_insert(beat_pa);
+            if last {
+                if st == status::OK {
+                    drv.bus.cycle(&Inputs {
+                        done: Some(o.epoch),
+                        ..Default::default()
+                    });
+                }
+                return (st, pa.unwrap());
+            }
+        }
+    }
+}
+
+/// A dma-buf move: the driver invalidates a whole MR mapped with 4 KiB
+/// pages, rewrites its first 2 MiB as one 2 MiB page of other memory and
+/// the core translates every page of it to the new frame; the whole-MR
+/// INVALIDATE costs about what a one-page one does (the TLB's generation
+/// tags, no sweep), and nothing of the old mapping is ever used again.
+#[test]
+fn system_whole_mr_invalidation_then_refault_at_2mib_translates_to_the_new_frames() {
+    use driver::InvScope;
+    use odp_mmu_workshop::bench_faults::{core_with, map, BASE};
+    let (mut drv, mr) = core_with(&Params::small());
+    let req = |page: u64, off: u64| Req {
+        op: op::LOCAL_READ,
+        qpn: 2,
+        pd: 1,
+        key: 0x5a,
+        va: BASE + (page << 12) + off,
+        len: 64,
+    };
+    // Pages 0..16 of the first 2 MiB at 4 KiB (frames from `map`), each
+    // translated once: in the TLB now.
+    for p in 0..16 {
+        map(&mut drv, &mr, BASE + (p << 12));
+    }
+    let old: Vec<u64> = (0..16)
+        .map(|p| {
+            let (st, pa) = translate_once(&mut drv, &req(p, 0x40));
+            assert_eq!(st, status::OK, "page {p} before the move");
+            pa
+        })
+        .collect();
+    let t = drv
+        .invalidate_start(
+            &mr,
+            InvScope::Range {
+                va: BASE,
+                len: 1 << 12,
+            },
+        )
+        .expect("INVALIDATE of one page");
+    let c0 = drv.bus.clock;
+    drv.wait_invalidation(&t).expect("one page done");
+    let one_page = drv.bus.clock - c0;
+    map(&mut drv, &mr, BASE);
+    // The move: whole-MR INVALIDATE, then one 2 MiB page at a new frame.
+    let t = drv
+        .invalidate_start(&mr, InvScope::WholeMr)
+        .expect("INVALIDATE of the MR");
+    let c0 = drv.bus.clock;
+    drv.wait_invalidation(&t).expect("whole MR done");
+    let whole = drv.bus.clock - c0;
+    assert!(
+        whole <= one_page + 4,
+        "whole-MR INVALIDATE waited {whole} clocks, one page {one_page}: no sweep"
+    );
+    let frame_2m = 0x60_0000 >> 12 << 9; // 2 MiB aligned, away from the 4 KiB frames
+    drv.map(&mr, BASE, PageSize::Size2M, frame_2m, true);
+    for p in 0..16 {
+        let (st, pa) = translate_once(&mut drv, &req(p, 0x40));
+        assert_eq!(st, status::OK, "page {p} after the move");
+        assert_eq!(
+            pa,
+            (frame_2m << 12) + (p << 12) + 0x40,
+            "page {p}: the 2 MiB frame"
+        );
+        assert_ne!(pa, old[p as usize], "page {p}: never the old frame");
+    }
+    // And the rest of the 2 MiB page, never mapped at 4 KiB, translates too.
+    let (st, pa) = translate_once(&mut drv, &req(511, 0xfc0));
+    assert_eq!(
+        (st, pa),
+        (status::OK, (frame_2m << 12) + (511 << 12) + 0xfc0)
+    );
+    let (err, info) = drv.errors();
+    assert_eq!(err, 0, "ERROR {err:#x} (ERROR_INFO {info:#x})");
+}

@@ -8,11 +8,12 @@ use harness::seed;
 use harness::lockstep::Lockstep;
 use harness::monitor::StreamMonitor;
 use harness::verilated::{Dir, Verilated};
+use odp_mmu::control::regmap;
 use odp_mmu::spec::mr_state::byte as mr_state;
 use odp_mmu::spec::status;
 use odp_mmu::spec::PageSize;
 use odp_mmu::{DefaultOdpMmu, Params, SmallOdpMmu};
-use odp_mmu_workshop::driver::{Bus, Driver};
+use odp_mmu_workshop::driver::{self, Bus, Driver};
 use odp_mmu_workshop::harness::top::{read32, write32, LiteCycle, LiteIn, LiteOut};
 use odp_mmu_workshop::models::host_memory::{AxiMonitor, HostMemory, MemConfig};
 use odp_mmu_workshop::models::mr_check::MrEntry;
@@ -622,7 +623,21 @@ fn default_size_lockstep() {
     }
     drv.bus.traffic = true;
     let start = drv.bus.ls.clock();
-    let mut reads = 0;
+    // A PREFETCH of MR 1, all 768 pages (the 4 KiB ones, a hole, unmapped
+    // pages and the 2 MiB page), beside the traffic; no event ring is set
+    // up, so it never finishes and every further one is refused PF_BUSY.
+    let len = mrs[1].length;
+    let prefetch = [
+        1,
+        drv.bus.rng.gen_range(0..4),
+        mrs[1].base_va as u32,
+        (mrs[1].base_va >> 32) as u32,
+        len as u32,
+        (len >> 32) as u32,
+    ];
+    drv.command(regmap::op::PREFETCH, &prefetch)
+        .expect("PREFETCH");
+    let (mut reads, mut pf_busy) = (0, 0);
     while !harness::done(drv.bus.ls.clock() - start, 8_000, 40_000, || {
         let b = drv.bus.by_status;
         vec![
@@ -633,12 +648,25 @@ fn default_size_lockstep() {
             ("ACCESS_ERR", b[status::ACCESS_ERR as usize], 5),
             ("DROP", b[status::DROP as usize], 5),
             ("NAKs", drv.bus.naks_seen, 10),
+            ("PREFETCHes refused PF_BUSY", pf_busy, 2),
         ]
     }) {
-        // Counter reads over AXI4-Lite while requests flow.
+        // Counter reads over AXI4-Lite while requests flow, and now and
+        // then a PREFETCH of a few pages (the holes included) beside them.
         if drv.bus.rng.gen_ratio(1, 50) {
             drv.counter("LOOKUPS").unwrap();
             reads += 1;
+        } else if drv.bus.rng.gen_ratio(1, 2000) {
+            // The PREFETCH runs on: its record waits for a ring.
+            assert_eq!(
+                drv.command(regmap::op::PREFETCH, &prefetch),
+                Err(driver::Error::Command {
+                    op: regmap::op::PREFETCH,
+                    code: driver::RES_PF_BUSY
+                }),
+                "a second PREFETCH while the first runs"
+            );
+            pf_busy += 1;
         } else {
             drv.bus.clock_once(LiteIn::default());
         }
@@ -653,7 +681,7 @@ fn default_size_lockstep() {
     }
     let lookups = drv.counter("LOOKUPS").unwrap();
     println!(
-        "{} clocks in lockstep, {} answers (by status {:?}), {} NAKs, {reads} counter reads, LOOKUPS {lookups}",
+        "{} clocks in lockstep, {} answers (by status {:?}), {} NAKs, {reads} counter reads, {pf_busy} PREFETCHes refused, LOOKUPS {lookups}",
         drv.bus.ls.clock(),
         drv.bus.answers,
         drv.bus.by_status,

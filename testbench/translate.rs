@@ -329,11 +329,11 @@ struct Outputs {
 
 odp_mmu_workshop::port_map!(SmallPorts for Small {
     clock: clock,
-    inputs: [rst, plk_pending, m_flt_ready, ov_fatal, ov_drop, hold, epoch],
+    inputs: [rst, plk_pending, m_flt_ready, ov_fatal, ov_drop, hold, epoch, xreq_pf, xreq_nofault],
     outputs: [ready, mon_multi_hit, mon_overflow, mon_tlb_refused, mon_parked, mon_tlb_hit, mon_tlb_miss, mon_walk,
         m_plk_valid, m_plk_mr, m_plk_vpn, m_flt_valid, m_flt_mr, m_flt_vpn, m_flt_qpn, m_flt_op, m_flt_va,
         m_flt_msg_len, m_flt_mr_hi, m_qlk_valid, m_qlk_qpn, m_qlk_psn, m_qlk_remote, m_cm_valid,
-        m_cm_status, m_cm_rqpn, m_cm_msn, m_cm_susp, m_cm_epoch, m_cm_qpn, m_cm_mr],
+        m_cm_status, m_cm_rqpn, m_cm_msn, m_cm_susp, m_cm_epoch, m_cm_qpn, m_cm_mr, m_pf_valid, m_pf_status],
     bundles: [s_xreq, m_xrsp, mr_wr, mr_st, inv, m_axi],
 });
 

@@ -329,10 +329,24 @@ pub struct CommandUnit<const MR_BITS: usize> {
     inv_len: Signal<Local, Bits<64>>,
     inv_end: Signal<Local, Bits<65>>,
     base_page: Signal<Local, Bits<64>>,
+    /// The base page of the held MR, registered in `Check` from the RAM
+    /// (read at the doorbell's MR index while `Idle` copies the command):
+    /// no block RAM output feeds the offsets' subtracts.
+    base_r: DFF<Bits<64>>,
+    d_lo: Signal<Local, Bits<65>>,
+    d_hi: Signal<Local, Bits<65>>,
     /// Bits of `arg0` at and above `MR_BITS`: a set one is out of range.
     index_high_mask: Constant<Bits<32>>,
-    mr_end: Signal<Local, Bits<65>>,
-    wraps: Signal<Local, Bit>,
+    /// The range checks, computed from the doorbell's words while `Idle`
+    /// copies them and registered, so that `Check` decides from flags: an
+    /// INVALIDATE / PREFETCH length of 0, its `va + length` beyond 2^64,
+    /// MR_WRITE's `base_va + length` beyond 2^64.
+    len0_r: DFF<Bit>,
+    rwrap_r: DFF<Bit>,
+    mwrap_r: DFF<Bit>,
+    c_len: Signal<Local, Bits<64>>,
+    c_end: Signal<Local, Bits<65>>,
+    c_mend: Signal<Local, Bits<65>>,
 }
 
 impl<const MR_BITS: usize> CommandUnit<MR_BITS> {
@@ -417,9 +431,16 @@ impl<const MR_BITS: usize> CommandUnit<MR_BITS> {
             inv_len: Default::default(),
             inv_end: Default::default(),
             base_page: Default::default(),
+            base_r: Default::default(),
+            d_lo: Default::default(),
+            d_hi: Default::default(),
             index_high_mask: Constant::new((u32::MAX as u64 & !((1u64 << MR_BITS) - 1)).into()),
-            mr_end: Default::default(),
-            wraps: Default::default(),
+            len0_r: Default::default(),
+            rwrap_r: Default::default(),
+            mwrap_r: Default::default(),
+            c_len: Default::default(),
+            c_end: Default::default(),
+            c_mend: Default::default(),
         }
     }
 }
@@ -435,11 +456,16 @@ impl<const MR_BITS: usize> Logic for CommandUnit<MR_BITS> {
     fn update(&mut self) {
         dff_setup!(
             self, clock, state, op, tag, arg0, arg1, arg2, base_va, length, root_pa, code,
-            iv_kind_r, iv_lo, iv_hi, off_lo, off_hi
+            iv_kind_r, iv_lo, iv_hi, off_lo, off_hi, base_r, len0_r, rwrap_r, mwrap_r
         );
         self.base_mem.read_clock.next = self.clock.val();
         self.base_mem.write_clock.next = self.clock.val();
+        // The shadow base is read at the doorbell's MR index while Idle
+        // copies the command, so it is on the RAM output in Check.
         self.base_mem.read_address.next = self.arg0.q.val().get_bits::<MR_BITS>(0);
+        if self.state.q.val() == CmdState::Idle {
+            self.base_mem.read_address.next = self.cmd_arg0.val().get_bits::<MR_BITS>(0);
+        }
 
         // INVALIDATE's range: VA in ARG3:ARG2, length in ARG5:ARG4 (held
         // in the words MR_WRITE names base_va and length).
@@ -451,11 +477,24 @@ impl<const MR_BITS: usize> Logic for CommandUnit<MR_BITS> {
             bit_cast::<65, 64>(self.inv_va.val()) + bit_cast::<65, 64>(self.inv_len.val());
         self.base_page.next = bit_cast::<64, 52>(self.base_mem.read_data.val()) << 12;
 
-        // MR_WRITE's range check: base_va + length, 65 bits, may end exactly
-        // at 2^64 but not beyond.
-        self.mr_end.next =
-            bit_cast::<65, 64>(self.base_va.q.val()) + bit_cast::<65, 64>(self.length.q.val());
-        self.wraps.next = self.mr_end.val().get_bit(64) & self.mr_end.val().get_bits::<64>(0).any();
+        // The range checks on the doorbell's words (ARG2..5: INVALIDATE and
+        // PREFETCH; ARG3..6: MR_WRITE), 65 bits: a range may end exactly at
+        // 2^64 but not beyond.
+        self.c_len.next = bit_cast::<64, 32>(self.cmd_arg4.val())
+            | (bit_cast::<64, 32>(self.cmd_arg5.val()) << 32);
+        self.c_end.next = (bit_cast::<65, 32>(self.cmd_arg2.val())
+            | (bit_cast::<65, 32>(self.cmd_arg3.val()) << 32))
+            + bit_cast::<65, 64>(self.c_len.val());
+        self.c_mend.next = (bit_cast::<65, 32>(self.cmd_arg3.val())
+            | (bit_cast::<65, 32>(self.cmd_arg4.val()) << 32))
+            + (bit_cast::<65, 32>(self.cmd_arg5.val())
+                | (bit_cast::<65, 32>(self.cmd_arg6.val()) << 32));
+
+        // InvPrep's offsets: the held range less the held base page.
+        self.d_lo.next =
+            bit_cast::<65, 64>(self.iv_lo.q.val()) - bit_cast::<65, 64>(self.base_r.q.val());
+        self.d_hi.next =
+            bit_cast::<65, 64>(self.iv_hi.q.val()) - bit_cast::<65, 64>(self.base_r.q.val());
 
         self.cmd_ready.next = false;
         match self.state.q.val() {
@@ -474,10 +513,16 @@ impl<const MR_BITS: usize> Logic for CommandUnit<MR_BITS> {
                         | (bit_cast::<64, 32>(self.cmd_arg6.val()) << 32);
                     self.root_pa.d.next = bit_cast::<64, 32>(self.cmd_arg7.val())
                         | (bit_cast::<64, 32>(self.cmd_arg8.val()) << 32);
+                    self.len0_r.d.next = !self.c_len.val().any();
+                    self.rwrap_r.d.next =
+                        self.c_end.val().get_bit(64) & self.c_end.val().get_bits::<64>(0).any();
+                    self.mwrap_r.d.next =
+                        self.c_mend.val().get_bit(64) & self.c_mend.val().get_bits::<64>(0).any();
                     self.state.d.next = CmdState::Check;
                 }
             }
             CmdState::Check => {
+                self.base_r.d.next = self.base_page.val();
                 // The first failing check names the result.
                 self.code.d.next = 0.into(); // = RES_OK
                                              // INVALIDATE's range, held for every op (the port shows it).
@@ -494,7 +539,7 @@ impl<const MR_BITS: usize> Logic for CommandUnit<MR_BITS> {
                     } else if self.arg1.q.val().get_bits::<2>(16) == 3 {
                         // = mr_state::RESERVED
                         self.code.d.next = 4.into(); // = RES_BAD_FIELD
-                    } else if self.wraps.val() {
+                    } else if self.mwrap_r.q.val() {
                         self.code.d.next = 5.into(); // = RES_RANGE_WRAPS
                     } else if self.root_pa.q.val().get_bits::<12>(0).any() {
                         self.code.d.next = 6.into(); // = RES_ROOT_UNALIGNED
@@ -541,14 +586,9 @@ impl<const MR_BITS: usize> Logic for CommandUnit<MR_BITS> {
                         self.code.d.next = 3.into(); // = RES_MR_RANGE
                     } else if self.arg1.q.val().get_bits::<30>(2).any() {
                         self.code.d.next = 4.into(); // = RES_BAD_FIELD
-                    } else if (!self.arg1.q.val().get_bits::<2>(0).any())
-                        & (!self.inv_len.val().any())
-                    {
+                    } else if (!self.arg1.q.val().get_bits::<2>(0).any()) & self.len0_r.q.val() {
                         self.code.d.next = 9.into(); // = RES_EMPTY_RANGE
-                    } else if (!self.arg1.q.val().get_bits::<2>(0).any())
-                        & self.inv_end.val().get_bit(64)
-                        & self.inv_end.val().get_bits::<64>(0).any()
-                    {
+                    } else if (!self.arg1.q.val().get_bits::<2>(0).any()) & self.rwrap_r.q.val() {
                         self.code.d.next = 5.into(); // = RES_RANGE_WRAPS
                     } else if self.iv_full.val() {
                         self.code.d.next = 10.into(); // = RES_INV_BUSY
@@ -579,11 +619,9 @@ impl<const MR_BITS: usize> Logic for CommandUnit<MR_BITS> {
                         self.code.d.next = 3.into(); // = RES_MR_RANGE
                     } else if self.arg1.q.val().get_bits::<30>(2).any() {
                         self.code.d.next = 4.into(); // = RES_BAD_FIELD
-                    } else if !self.inv_len.val().any() {
+                    } else if self.len0_r.q.val() {
                         self.code.d.next = 9.into(); // = RES_EMPTY_RANGE
-                    } else if self.inv_end.val().get_bit(64)
-                        & self.inv_end.val().get_bits::<64>(0).any()
-                    {
+                    } else if self.rwrap_r.q.val() {
                         self.code.d.next = 5.into(); // = RES_RANGE_WRAPS
                     } else if self.pf_busy.val() {
                         self.code.d.next = 11.into(); // = RES_PF_BUSY
@@ -637,15 +675,16 @@ impl<const MR_BITS: usize> Logic for CommandUnit<MR_BITS> {
                 self.state.d.next = CmdState::Issue;
             }
             CmdState::InvPrep => {
-                // The base page read at the held MR index is on the RAM's
-                // output: the range in MR offsets, 0-clamped below it.
-                self.off_lo.d.next = 0.into();
-                if self.iv_lo.q.val() >= self.base_page.val() {
-                    self.off_lo.d.next = self.iv_lo.q.val() - self.base_page.val();
+                // The range in MR offsets from registers, 0-clamped below
+                // the base: one 65-bit subtract each, whose borrow is the
+                // clamp (at the base itself the offset is 0 either way).
+                self.off_lo.d.next = self.d_lo.val().get_bits::<64>(0);
+                if self.d_lo.val().get_bit(64) {
+                    self.off_lo.d.next = 0.into();
                 }
-                self.off_hi.d.next = 0.into();
-                if self.iv_hi.q.val() > self.base_page.val() {
-                    self.off_hi.d.next = self.iv_hi.q.val() - self.base_page.val();
+                self.off_hi.d.next = self.d_hi.val().get_bits::<64>(0);
+                if self.d_hi.val().get_bit(64) {
+                    self.off_hi.d.next = 0.into();
                 }
                 self.state.d.next = CmdState::Inv;
             }

@@ -2172,6 +2172,14 @@ fn system_prefetch_fills_the_tlb_faults_missing_pages_and_counts_them() {
     use odp_mmu_workshop::bench_faults::{core_with, map, one, BASE};
     let (mut drv, mr) = core_with(&Params::small());
     let page = |p: u64| BASE + (p << 12);
+    // The "prefetch done" record of MR 0 with these counts.
+    let want = |tag: u8, filled, faulted, refused| Event::PrefetchDone {
+        mr: 0,
+        tag: tag as u32,
+        filled,
+        faulted,
+        refused,
+    };
     // Pages 0..16 mapped but 5, 9, 12 and 13 (as many as the small core's
     // pending-fault slots: a fault beyond them would be counted but not
     // recorded, docs/prefetch.md).
@@ -2187,16 +2195,7 @@ fn system_prefetch_fills_the_tlb_faults_missing_pages_and_counts_them() {
         .prefetch(&mr, va, len, PrefetchFlags::default())
         .expect("PREFETCH");
     let (done, mut faults) = prefetch_events(&mut drv);
-    assert_eq!(
-        done,
-        Event::PrefetchDone {
-            mr: 0,
-            tag: tag as u32,
-            filled: 12,
-            faulted: 4,
-            refused: 0
-        }
-    );
+    assert_eq!(done, want(tag, 12, 4, 0));
     faults.sort_by_key(|f| f.page_va);
     let missing: Vec<u64> = missing_pages.iter().map(|&p| page(p)).collect();
     assert_eq!(
@@ -2249,16 +2248,7 @@ fn system_prefetch_fills_the_tlb_faults_missing_pages_and_counts_them() {
     };
     let tag = drv.prefetch(&mr, page(16), 8 << 12, nf).expect("PREFETCH");
     let (done, faults) = prefetch_events(&mut drv);
-    assert_eq!(
-        done,
-        Event::PrefetchDone {
-            mr: 0,
-            tag: tag as u32,
-            filled: 0,
-            faulted: 8,
-            refused: 0
-        }
-    );
+    assert_eq!(done, want(tag, 0, 8, 0));
     assert!(faults.is_empty(), "NO_FAULT raises no fault: {faults:x?}");
 
     // Across the MR's end (4096 pages): two pages in, two refused.
@@ -2266,16 +2256,7 @@ fn system_prefetch_fills_the_tlb_faults_missing_pages_and_counts_them() {
         .prefetch(&mr, page(4094), 4 << 12, nf)
         .expect("PREFETCH");
     let (done, _) = prefetch_events(&mut drv);
-    assert_eq!(
-        done,
-        Event::PrefetchDone {
-            mr: 0,
-            tag: tag as u32,
-            filled: 0,
-            faulted: 2,
-            refused: 2
-        }
-    );
+    assert_eq!(done, want(tag, 0, 2, 2));
 
     // For writing: a read-only page does not fill.
     drv.map(&mr, page(40), PageSize::Size4K, 0x9_0000, false);
@@ -2286,16 +2267,7 @@ fn system_prefetch_fills_the_tlb_faults_missing_pages_and_counts_them() {
     };
     let tag = drv.prefetch(&mr, page(40), 2 << 12, w).expect("PREFETCH");
     let (done, _) = prefetch_events(&mut drv);
-    assert_eq!(
-        done,
-        Event::PrefetchDone {
-            mr: 0,
-            tag: tag as u32,
-            filled: 1,
-            faulted: 1,
-            refused: 0
-        }
-    );
+    assert_eq!(done, want(tag, 1, 1, 0));
 
     // One at a time: a second PREFETCH while 32 pages walk is refused.
     let first = drv

@@ -455,12 +455,14 @@ impl<
             self.pf.m_rq_ready.next = self.xl.s_xreq.ready.val();
         }
         self.pf_turn.d.next = (!self.s_xreq.valid.val()) | (self.pf_wait.q.val() == 7); // = prefetch::PF_WAIT_MAX
+                                                                                        // Clocks a page waits, counted up to PF_WAIT_MAX and held there.
         self.pf_wait.d.next = 0.into();
-        if self.pf.m_rq_valid.val() & (!self.pf.m_rq_ready.val()) & (self.pf_wait.q.val() != 7) {
+        if self.pf.m_rq_valid.val() & (!self.pf.m_rq_ready.val()) {
             self.pf_wait.d.next = self.pf_wait.q.val() + 1;
-        }
-        if self.pf.m_rq_valid.val() & (!self.pf.m_rq_ready.val()) & (self.pf_wait.q.val() == 7) {
-            self.pf_wait.d.next = self.pf_wait.q.val();
+            if self.pf_wait.q.val() == 7 {
+                // = prefetch::PF_WAIT_MAX
+                self.pf_wait.d.next = self.pf_wait.q.val();
+            }
         }
         XRspOut::link(&mut self.m_xrsp, &mut self.xl.m_xrsp);
 

@@ -748,6 +748,16 @@ fn run_with_resets(
     run_all(dut, mr_bits, cmds, fq, qp, &mut iv, &mut pf, rst_when)
 }
 
+/// [`run_all`] on the small unit without resets, RESUMEs or QP commands
+/// (the responder must see none), `iv` and `pf` playing their units.
+fn run_units(dut: &mut impl Dut, cmds: &[Command], iv: &mut InvPort, pf: &mut PfPort) -> Run {
+    let mut qp = no_qp_cmds();
+    let never = &mut |_, _: &Model, _: &FaultQueue, _: &Responder| false;
+    let run = run_all(dut, 3, cmds, &mut no_resumes(), &mut qp, iv, pf, never);
+    assert!(qp.taken.is_empty() && qp.waits == 0, "qp_valid never rose");
+    run
+}
+
 /// [`run_with_resets`] with `iv` playing the invalidation unit and `pf`
 /// the prefetch unit.
 #[allow(clippy::too_many_arguments)]
@@ -1618,17 +1628,7 @@ fn command_unit_hands_invalidations_and_suspends_to_the_invalidation_unit() {
     ];
     // The unit is ready after 0, 3, 0, 1, 5 clocks of the first offers.
     let mut iv = InvPort::scripted(&[0, 3, 0, 1, 5]);
-    let mut qp = no_qp_cmds();
-    let run = run_all(
-        &mut dut,
-        3,
-        &cmds,
-        &mut no_resumes(),
-        &mut qp,
-        &mut iv,
-        &mut PfPort::scripted(&[]),
-        &mut |_, _, _, _| false,
-    );
+    let run = run_units(&mut dut, &cmds, &mut iv, &mut PfPort::scripted(&[]));
     let ok = RES_OK as u8;
     assert_eq!(
         run.codes(),
@@ -1690,16 +1690,7 @@ fn command_unit_refuses_invalidations_while_the_unit_is_full() {
         cmd(op::MR_SUSPEND, 1, 0),
         invalidate(1, INV_FLAG_ALL, 0, 0, 2),
     ];
-    let run = run_all(
-        &mut dut,
-        3,
-        &cmds,
-        &mut no_resumes(),
-        &mut no_qp_cmds(),
-        &mut iv,
-        &mut PfPort::scripted(&[]),
-        &mut |_, _, _, _| false,
-    );
+    let run = run_units(&mut dut, &cmds, &mut iv, &mut PfPort::scripted(&[]));
     assert_eq!(run.codes(), [RES_INV_BUSY as u8; 3]);
     assert!(iv.taken.is_empty(), "nothing reaches the unit");
 }
@@ -1747,16 +1738,7 @@ fn command_unit_hands_prefetch_to_the_prefetch_unit_and_refuses_bad_ones() {
     ];
     // The prefetch unit is ready after 0, 4 and 1 clocks of the offers.
     let mut pf = PfPort::scripted(&[0, 4, 1]);
-    let run = run_all(
-        &mut dut,
-        3,
-        &cmds,
-        &mut no_resumes(),
-        &mut no_qp_cmds(),
-        &mut InvPort::scripted(&[]),
-        &mut pf,
-        &mut |_, _, _, _| false,
-    );
+    let run = run_units(&mut dut, &cmds, &mut InvPort::scripted(&[]), &mut pf);
     let ok = RES_OK as u8;
     assert_eq!(
         run.codes(),
@@ -1800,16 +1782,7 @@ fn command_unit_refuses_prefetch_while_one_runs() {
         prefetch(1, 0, 0x1000, 0x1000, 1),
         prefetch(1, PF_FLAG_WRITE, 0x8000, 0x10_0000, 2),
     ];
-    let run = run_all(
-        &mut dut,
-        3,
-        &cmds,
-        &mut no_resumes(),
-        &mut no_qp_cmds(),
-        &mut InvPort::scripted(&[]),
-        &mut pf,
-        &mut |_, _, _, _| false,
-    );
+    let run = run_units(&mut dut, &cmds, &mut InvPort::scripted(&[]), &mut pf);
     assert_eq!(run.codes(), [RES_PF_BUSY as u8; 2]);
     assert!(pf.taken.is_empty(), "nothing reaches the unit");
 }

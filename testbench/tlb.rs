@@ -631,8 +631,10 @@ fn tlb_lookup_issued_at_inv_done_misses_and_one_in_flight_still_hits() {
     let o = b.step(TlbIns::default(), 0);
     assert!(!o.ready, "lookups refused from the next clock");
     let o = b.step(TlbIns::default(), 0);
+    assert!(!o.ready && !o.inv_done, "the prep clock, then the step");
+    let o = b.step(TlbIns::default(), 0);
     // One page: one sweep step, done in the clock ready returns.
-    assert!(o.inv_done && o.ready, "done two clocks after acceptance");
+    assert!(o.inv_done && o.ready, "done three clocks after acceptance");
     // Issued in the done clock itself: misses.
     let ins = TlbIns {
         lk_valid: true,
@@ -640,10 +642,11 @@ fn tlb_lookup_issued_at_inv_done_misses_and_one_in_flight_still_hits() {
         lk_va: MR_A.va(0x7000),
         ..Default::default()
     };
-    b.step(ins, 0x7000);
-    let o = b.step(TlbIns::default(), 0);
+    // The lookup issued with the invalidation shows its result now (four
+    // clocks after its issue).
+    let o = b.step(ins, 0x7000);
     assert!(o.res_valid && o.res_hit, "the in-flight lookup hit");
-    b.idle(2);
+    b.idle(3);
     let o = b.step(TlbIns::default(), 0);
     assert!(o.res_valid && !o.res_hit);
 }
@@ -864,7 +867,8 @@ fn tlb_invalidation_refuses_lookups_for_its_sweep_steps_only() {
         (MR_A.range(INV_BY_MR_RANGE, 0x5000, 0x5000), 1),
     ] {
         let (accepted, done) = b.inv(inv);
-        assert_eq!(done - accepted, 1 + steps, "{inv:?}");
+        // The prep clock, then one clock per step.
+        assert_eq!(done - accepted, 2 + steps, "{inv:?}");
     }
 }
 
@@ -884,7 +888,7 @@ fn tlb_generation_invalidation_is_constant_time_and_wraps_with_a_sweep() {
     let mut steps = Vec::new();
     for k in 0..256 {
         let (accepted, done) = b.inv(MR_A.range(INV_BY_MR, 0, 0));
-        steps.push(done - accepted - 1);
+        steps.push(done - accepted - 2);
         // Gone after the first; B's page untouched.
         assert_eq!(MR_A.hit(&mut b, x), None, "BY_MR {k}");
         assert_eq!(MR_A.hit(&mut b, 4 * MIB2), None, "BY_MR {k}");
@@ -901,7 +905,7 @@ fn tlb_generation_invalidation_is_constant_time_and_wraps_with_a_sweep() {
     let mut steps = Vec::new();
     for k in 0..16 {
         let (accepted, done) = b.inv(MR_A.range(INV_ALL, 0, 0));
-        steps.push(done - accepted - 1);
+        steps.push(done - accepted - 2);
         assert_eq!(MR_A.hit(&mut b, x), None, "ALL {k}");
         assert_eq!(MR_B.hit(&mut b, x), None, "ALL {k}");
         b.fill(MR_B.page(x, SIZE_4K, 0x44 + k, true));

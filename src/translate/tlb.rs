@@ -282,13 +282,16 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     // most one), found in the fill's stage 0: neither the entries nor
     // their valid bits can change at the end of that clock. Its index is
     // taken in stage R.
-    sr_dup_oh: DFF<Bits<HUGE>>,
+    // Split in two halves registered from the pending fill's register in
+    // its stage 0 (the key's bits 51:18; the rest of the key, the size,
+    // the MR and the valid bit), ANDed in stage R.
+    dp_hi: DFF<Bits<HUGE>>,
+    dp_lo: DFF<Bits<HUGE>>,
     // The lowest invalid huge entry, registered every clock from h_valid:
     // in a fill's stage R it is that of the current h_valid, because
     // h_valid does not change at the end of a fill's stage 0 (no fill is
     // in stage 1 and no last sweep step in stage R then).
     hinv_oh: DFF<Bits<HUGE>>,
-    hinv_idx: DFF<Bits<8>>,
     hinv_found: DFF<Bit>,
     // The huge entries the current invalidation covers, registered every
     // clock (used by the last sweep step in its stage R), and whether it
@@ -296,6 +299,20 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     // at that edge).
     clrh_r: DFF<Bits<HUGE>>,
     clre_r: DFF<Bit>,
+    // The coverage's three compares per entry, registered a clock before
+    // clrh_r is: the key against the upper bound, against the lower
+    // bound (or, for 1 GiB, its upper bits equal), and the MR.
+    cl_le: DFF<Bits<HUGE>>,
+    cl_ge: DFF<Bits<HUGE>>,
+    cl_mr: DFF<Bits<HUGE>>,
+    // The clock after an invalidation is accepted: its bounds are in
+    // registers, the sweep length and the coverage compares are computed
+    // from them, and no sweep step is issued.
+    inv_prep: DFF<Bit>,
+    // Accepted with the invalidation: the sweep length's ingredients.
+    sp0_r: DFF<Bits<52>>,
+    sp1_r: DFF<Bits<16>>,
+    hp0_r: DFF<Bit>,
     rr_way: [DFF<Bits<128>>; WAYS],
     rr_meta: DFF<Bits<8>>,
     // The fill of stage R for stage 1: its word, its kind and whether the
@@ -486,6 +503,10 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     inv4_idx: Signal<Local, Bits<8>>,
     hent0: Signal<Local, Bits<128>>,
     hdup0: Signal<Local, Bits<HUGE>>,
+    dlo0: Signal<Local, Bits<HUGE>>,
+    cle0: Signal<Local, Bits<HUGE>>,
+    cge0: Signal<Local, Bits<HUGE>>,
+    cmr0: Signal<Local, Bits<HUGE>>,
     hneg: Signal<Local, Bits<HUGE>>,
     hvec: Signal<Local, Bits<HUGE>>,
     hkey0: Signal<Local, Bits<HUGE>>,
@@ -652,12 +673,19 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             sr_set: Default::default(),
             sr_mr: Default::default(),
             sr_vpn: Default::default(),
-            sr_dup_oh: Default::default(),
+            dp_hi: Default::default(),
+            dp_lo: Default::default(),
             hinv_oh: Default::default(),
-            hinv_idx: Default::default(),
             hinv_found: Default::default(),
             clrh_r: Default::default(),
             clre_r: Default::default(),
+            cl_le: Default::default(),
+            cl_ge: Default::default(),
+            cl_mr: Default::default(),
+            inv_prep: Default::default(),
+            sp0_r: Default::default(),
+            sp1_r: Default::default(),
+            hp0_r: Default::default(),
             rr_way: std::array::from_fn(|_| Default::default()),
             rr_meta: Default::default(),
             f1_entry: Default::default(),
@@ -792,6 +820,10 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             inv4_idx: Default::default(),
             hent0: Default::default(),
             hdup0: Default::default(),
+            dlo0: Default::default(),
+            cle0: Default::default(),
+            cge0: Default::default(),
+            cmr0: Default::default(),
             hneg: Default::default(),
             hvec: Default::default(),
             hkey0: Default::default(),
@@ -912,12 +944,19 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             sr_set,
             sr_mr,
             sr_vpn,
-            sr_dup_oh,
+            dp_hi,
+            dp_lo,
             hinv_oh,
-            hinv_idx,
             hinv_found,
             clrh_r,
             clre_r,
+            cl_le,
+            cl_ge,
+            cl_mr,
+            inv_prep,
+            sp0_r,
+            sp1_r,
+            hp0_r,
             rr_meta,
             f1_entry,
             f1_4k,
@@ -1005,7 +1044,7 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         // During an invalidation a fill is taken except in the clock the
         // last sweep step is issued: a fill taken earlier reaches stage 1
         // while the invalidation is still current and is checked against it.
-        self.last_step.next = self.sweep_left.q.val() == 0;
+        self.last_step.next = (self.sweep_left.q.val() == 0) && !self.inv_prep.q.val();
         self.last_now.next = self.last_step.val() && !self.owe_fill.q.val();
         self.fill_ready.next = !self.fq_valid.q.val()
             && ((self.state.q.val() == TlbState::Run)
@@ -1057,7 +1096,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
                     self.owe_fill.q.val() && self.fill_valid.val() && !self.fill_ready.val();
                 if self.fq_pending.val() {
                     self.issue_fill.next = true;
-                } else if !(self.last_step.val() && self.owe_fill.q.val()) {
+                } else if !self.inv_prep.q.val() && !(self.last_step.val() && self.owe_fill.q.val())
+                {
                     self.issue_sweep.next = true;
                     if self.last_step.val() {
                         self.state.d.next = TlbState::Run;
@@ -1067,6 +1107,7 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
                 }
             }
         }
+        self.inv_prep.d.next = self.inv_accept.val();
         self.fill_accept.next = self.fill_valid.val() && self.fill_ready.val();
 
         self.rd_set.next = self.sweep_set.q.val();
@@ -1156,24 +1197,29 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
 
         // The pending fill's huge key against every huge entry (registers
         // only: the entries cannot change before the fill's stage 1, as
-        // only fills write them and one fill is in flight at a time).
+        // only fills write them and one fill is in flight at a time), in
+        // two halves registered apart and ANDed in stage R: the key's bits
+        // 51:18, and the rest with the size, the MR and the valid bit.
         self.hdup0.next = 0.into();
+        self.dlo0.next = 0.into();
         for e in 0..HUGE {
             self.hent0.next = self.h_entry[e].q.val();
             self.hdup0.next = self.hdup0.val().replace_bit(
                 e,
+                self.hent0.val().get_bits::<34>(87) == self.fq_opn.q.val().get_bits::<34>(18),
+            );
+            self.dlo0.next = self.dlo0.val().replace_bit(
+                e,
                 (self.hent0.val().get_bit(121) == (self.fq_size.q.val() == 2)) // = page_size::SIZE_1G
                     && (self.hent0.val().get_bits::<MR_BITS>(53)
                         == self.fq_mr.q.val())
-                    && (self.hent0.val().get_bits::<34>(87)
-                        == self.fq_opn.q.val().get_bits::<34>(18))
                     && (self.hent0.val().get_bit(121)
                         || (self.hent0.val().get_bits::<9>(78)
                             == self.fq_opn.q.val().get_bits::<9>(9))),
             );
         }
-        self.hvec.next = self.hdup0.val() & self.h_valid.q.val();
-        self.sr_dup_oh.d.next = self.hvec.val();
+        self.dp_hi.d.next = self.hdup0.val();
+        self.dp_lo.d.next = self.dlo0.val() & self.h_valid.q.val();
         // The lowest invalid huge entry (x & -x, a carry chain), for the
         // next clock.
         self.hvec.next = !self.h_valid.q.val();
@@ -1181,15 +1227,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         self.inv_oh.next = self.hvec.val() & self.hneg.val();
         self.hinv_oh.d.next = self.inv_oh.val();
         self.hinv_found.d.next = self.hvec.val().any();
-        self.invh_idx.next = 0.into();
-        self.idx.next = 0.into();
-        for e in 0..HUGE {
-            if self.inv_oh.val().get_bit(e) {
-                self.invh_idx.next = self.invh_idx.val() | self.idx.val();
-            }
-            self.idx.next = self.idx.val() + 1;
-        }
-        self.hinv_idx.d.next = self.invh_idx.val();
 
         // The last sweep step removes the huge entries it covers at the end
         // of its stage R (the invalidation registers still hold it then: a
@@ -1206,26 +1243,56 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         // which for 1 GiB is k >= olo2 or k[42:9] == olo2[42:9]: both
         // sizes compare with the same bounds, no size mux in front of the
         // comparators' carry chains.
-        self.clrh.next = 0.into();
+        // First the three compares per entry, registered (cl_*), then
+        // the coverage from them, registered (clrh_r): the compares see
+        // the entries two clocks before the last step's stage R, so an
+        // entry a fill wrote at the end of the compares' clock takes the
+        // coverage of its word (clre_r, s1_wr_oh) in the second. The
+        // invalidation's bounds are registers since its prep clock, in
+        // which no step is issued: the compares of that clock are the
+        // first the last step can use.
+        self.cle0.next = 0.into();
+        self.cge0.next = 0.into();
+        self.cmr0.next = 0.into();
         for e in 0..HUGE {
             self.ent.next = self.h_entry[e].q.val();
             self.gig.next = self.ent.val().get_bit(121);
-            self.mr_eq.next = self.ent.val().get_bits::<MR_BITS>(53) == self.inv_mr_r.q.val();
             self.k43.next = self.ent.val().get_bits::<43>(78);
-            self.in_rng.next = !self.inv_oempty.q.val()
-                && (self.k43.val() <= self.inv_ohi2.q.val())
-                && ((self.k43.val() >= self.inv_olo2.q.val())
+            self.cmr0.next = self.cmr0.val().replace_bit(
+                e,
+                self.ent.val().get_bits::<MR_BITS>(53) == self.inv_mr_r.q.val(),
+            );
+            self.cle0.next = self
+                .cle0
+                .val()
+                .replace_bit(e, self.k43.val() <= self.inv_ohi2.q.val());
+            self.cge0.next = self.cge0.val().replace_bit(
+                e,
+                (self.k43.val() >= self.inv_olo2.q.val())
                     || (self.gig.val()
                         && (self.k43.val().get_bits::<34>(9)
-                            == self.inv_olo2.q.val().get_bits::<34>(9))));
-            if (self.inv_kind_r.q.val() == 0) // = INV_ALL
-                || (self.mr_eq.val()
-                    && ((self.inv_kind_r.q.val() == 1) // = INV_BY_MR
-                        || ((self.inv_kind_r.q.val() == 2) && self.in_rng.val())))
+                            == self.inv_olo2.q.val().get_bits::<34>(9))),
+            );
+        }
+        self.cl_le.d.next = self.cle0.val();
+        self.cl_ge.d.next = self.cge0.val();
+        self.cl_mr.d.next = self.cmr0.val();
+        self.clrh.next = 0.into();
+        if self.inv_kind_r.q.val() == 0 {
+            // = INV_ALL
+            self.clrh.next = !self.clrh.val();
+        }
+        if self.inv_kind_r.q.val() == 1 {
+            // = INV_BY_MR
+            self.clrh.next = self.cl_mr.q.val();
+        }
+        if (self.inv_kind_r.q.val() == 2) && !self.inv_oempty.q.val() {
             // = INV_BY_MR_RANGE
-            {
-                self.clrh.next = self.clrh.val().replace_bit(e, true);
-            }
+            self.clrh.next = self.cl_mr.q.val() & self.cl_le.q.val() & self.cl_ge.q.val();
+        }
+        self.clrh.next = self.clrh.val() & !self.s1_wr_oh.q.val();
+        if self.clre_r.q.val() {
+            self.clrh.next = self.clrh.val() | self.s1_wr_oh.q.val();
         }
         self.clrh_r.d.next = self.clrh.val();
         self.ent.next = self.f1_entry.q.val();
@@ -1264,12 +1331,22 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         self.span0.next = self.hi_pn0.val() - self.lo_pn.val();
         self.lo16n.next = !self.lo_pn.val().get_bits::<16>(0);
         self.span1.next = self.hi_pn0.val().get_bits::<16>(0) + self.lo16n.val();
-        self.span_small.next = !(self.span0.val() & self.sets_hi_52.val()).any()
-            && ((self.span0.val() & self.sets_m1_52.val()) != self.sets_m1_52.val());
-        self.span16.next = self.span0.val().get_bits::<16>(0);
-        if self.hi_page0.val() {
-            self.span_small.next = !(self.span0.val() & self.sets_hi_52.val()).any();
-            self.span16.next = self.span1.val();
+        self.span_small.next = !(self.sp0_r.q.val() & self.sets_hi_52.val()).any()
+            && ((self.sp0_r.q.val() & self.sets_m1_52.val()) != self.sets_m1_52.val());
+        self.span16.next = self.sp0_r.q.val().get_bits::<16>(0);
+        if self.hp0_r.q.val() {
+            self.span_small.next = !(self.sp0_r.q.val() & self.sets_hi_52.val()).any();
+            self.span16.next = self.sp1_r.q.val();
+        }
+        // A range's sweep is set up in the prep clock, from registers.
+        if self.inv_prep.q.val() && (self.inv_kind_r.q.val() == 2) {
+            // = INV_BY_MR_RANGE
+            if self.inv_empty.q.val() {
+                self.sweep_left.d.next = 0.into();
+            } else if self.span_small.val() {
+                self.sweep_left.d.next = self.span16.val();
+                self.sweep_set.d.next = self.inv_lo.q.val().get_bits::<SET_BITS>(0);
+            }
         }
         self.ohi_m1.next = self.inv.off_hi.val() - 1;
         if self.inv_accept.val() {
@@ -1288,15 +1365,9 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             // Steps are counted minus one: sweep_left == 0 marks the last.
             self.sweep_set.d.next = 0.into();
             self.sweep_left.d.next = self.sets_m1_16.val();
-            if self.inv.kind.val() == 2 {
-                // = INV_BY_MR_RANGE
-                if self.inv.va_lo.val() >= self.inv.va_hi.val() {
-                    self.sweep_left.d.next = 0.into();
-                } else if self.span_small.val() {
-                    self.sweep_left.d.next = self.span16.val();
-                    self.sweep_set.d.next = self.lo_pn.val().get_bits::<SET_BITS>(0);
-                }
-            }
+            self.sp0_r.d.next = self.span0.val();
+            self.sp1_r.d.next = self.span1.val();
+            self.hp0_r.d.next = self.hi_page0.val();
             if self.inv.kind.val() == 3 {
                 // = INV_RESERVED
                 self.sweep_left.d.next = 0.into();
@@ -1584,25 +1655,28 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         self.mh.next = self.s1_mh.q.val();
 
         // The fill's huge target candidates, found a clock or more earlier
-        // (see sr_dup_oh, hinv_oh). hit (the entry a lookup makes most
+        // (see dp_hi, hinv_oh). hit (the entry a lookup makes most
         // recently used) is the OR of the indices of every match: keys are
         // unique, so it is the matching entry (a multi-hit is an invariant
         // violation).
-        self.dup_oh.next = self.sr_dup_oh.q.val();
+        self.dup_oh.next = self.dp_hi.q.val() & self.dp_lo.q.val();
         self.duph_found.next = self.dup_oh.val().any();
         self.inv_oh.next = self.hinv_oh.q.val();
         self.invh_found.next = self.hinv_found.q.val();
-        self.invh_idx.next = self.hinv_idx.q.val();
         self.hith_found.next = self.mh.val().any();
         self.hith_idx.next = 0.into();
         self.idx.next = 0.into();
         self.duph_idx.next = 0.into();
+        self.invh_idx.next = 0.into();
         for e in 0..HUGE {
             if self.mh.val().get_bit(e) {
                 self.hith_idx.next = self.hith_idx.val() | self.idx.val();
             }
             if self.dup_oh.val().get_bit(e) {
                 self.duph_idx.next = self.duph_idx.val() | self.idx.val();
+            }
+            if self.inv_oh.val().get_bit(e) {
+                self.invh_idx.next = self.invh_idx.val() | self.idx.val();
             }
             self.idx.next = self.idx.val() + 1;
         }
@@ -1922,6 +1996,7 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.ready_r.d.next = false;
             self.inv_done_r.d.next = false;
             self.owe_fill.d.next = false;
+            self.inv_prep.d.next = false;
             self.fq_valid.d.next = false;
             self.fq_issued.d.next = false;
             self.sr_lk.d.next = false;

@@ -430,8 +430,9 @@ enum Stage1 {
 ///   in the first later clock in which no lookup is issued and takes effect
 ///   in the clock after. If a lookup took the clock it wanted, `ready` is
 ///   low in the next clock. `fill_ready` is low while the register is full.
-/// - An accepted invalidation: `ready` low from the next clock, a pending
-///   fill first, then one step per clock in the order of [`TlbRef::sweep`]
+/// - An accepted invalidation: `ready` low from the next clock, which
+///   issues no step (the prep clock: a pending fill may be issued in it),
+///   a pending fill first, then one step per clock in the order of [`TlbRef::sweep`]
 ///   (huge entries with the last step), then `inv_done` and `ready` high
 ///   together. ALL and BY_MR take four steps that clear no set: the
 ///   first (the probe) advances the generation as it takes effect, and
@@ -449,9 +450,12 @@ pub struct TlbRef {
     /// The invalidation advances a generation (steps clear no set).
     genm: bool,
     probe_pend: bool,
-    /// The probe took effect in the previous clock and found its
-    /// generation wrapping: the sweep is set up at the end of this one.
-    wrap_next: bool,
+    /// The probe took effect in the previous clock: its generation
+    /// advances at the end of this one (unless a reset comes first), and
+    /// when it wraps the sweep is set up then too.
+    probe_d: Option<Inv>,
+    /// The clock after an invalidation was accepted: no step.
+    prep: bool,
     owe: bool,
     ready: bool,
     inv_done: bool,
@@ -487,7 +491,8 @@ impl TlbRef {
             inv: None,
             genm: false,
             probe_pend: false,
-            wrap_next: false,
+            probe_d: None,
+            prep: false,
             owe: false,
             ready: false,
             inv_done: false,
@@ -519,7 +524,8 @@ impl TlbRef {
         self.inv = None;
         self.genm = false;
         self.probe_pend = false;
-        self.wrap_next = false;
+        self.probe_d = None;
+        self.prep = false;
         self.owe = false;
         self.ready = false;
         self.inv_done = false;
@@ -554,7 +560,7 @@ impl TlbRef {
 
     /// The block's outputs in the current clock.
     pub fn outs(&self) -> TlbOuts {
-        let last_now = self.left == 0 && !self.owe;
+        let last_now = self.left == 0 && !self.owe && !self.prep;
         TlbOuts {
             ready: self.ready,
             fill_ready: self.fq.is_none()
@@ -580,7 +586,10 @@ impl TlbRef {
 
         // Stage 1: the operation issued in the previous clock.
         let mut res = TlbOuts::default();
-        let mut wrap = false;
+        // The probe of two clocks ago advances its generation at the end of
+        // this clock, after the operation in stage 1 (which read the
+        // generation in its stage 0).
+        let probe_now = self.probe_d.take();
         match self.s1 {
             Stage1::Lookup { mr, va } => {
                 let l = self.model.lookup(mr, va, ins.lk_off);
@@ -619,8 +628,8 @@ impl TlbRef {
                 // the sets swept so far); the huge entries at the last step.
                 // The reset sweep has no invalidation: the model was cleared.
                 if let Some(inv) = self.inv {
-                    if probe && self.model.advance_generation(inv.kind, inv.mr) {
-                        wrap = true;
+                    if probe {
+                        self.probe_d = Some(inv);
                     }
                     if !nc {
                         self.model.invalidate_set(&inv, set);
@@ -633,11 +642,13 @@ impl TlbRef {
             }
             _ => {}
         }
+        let wrap = probe_now.is_some_and(|inv| self.model.advance_generation(inv.kind, inv.mr));
         self.res_d2 = self.res_d1;
         self.res_d1 = self.res;
         self.res = res;
 
         // Stage 0.
+        let prep = std::mem::replace(&mut self.prep, false);
         self.s1 = Stage1::Idle;
         self.ready = false;
         self.inv_done = false;
@@ -685,6 +696,7 @@ impl TlbRef {
                     self.probe_pend = self.genm;
                     self.inv = Some(inv);
                     self.mode = Mode::Inv;
+                    self.prep = true;
                     self.owe = ins.fill_valid && !outs.fill_ready;
                 }
             }
@@ -694,7 +706,7 @@ impl TlbRef {
                 if fq_pending {
                     self.s1 = Stage1::Fill;
                     self.fq_issued = true;
-                } else if !(self.left == 0 && owe) {
+                } else if !prep && !(self.left == 0 && owe) {
                     self.s1 = Stage1::Sweep {
                         set: self.sweep_set,
                         last: self.left == 0,
@@ -715,7 +727,7 @@ impl TlbRef {
         }
         // A wrapping generation: every set is swept from the clock after
         // next (steps issued until then clear nothing and are not counted).
-        if std::mem::replace(&mut self.wrap_next, wrap) {
+        if wrap {
             if self.inv.is_some_and(|i| i.kind == INV_BY_MR) {
                 self.wraps_mr += 1;
             } else {

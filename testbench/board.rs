@@ -1152,17 +1152,12 @@ fn versa_lpf_is_generated_from_the_port_constraints() {
             "the generated LPF lacks `{line}`:\n{want}"
         );
     }
-    let path = odp_mmu_workshop::tools::project_root().join(LPF);
-    let have = std::fs::read_to_string(&path).unwrap_or_default();
-    if have == want {
-        return;
-    }
-    if std::env::var("ODP_BLESS").as_deref() == Ok("1") {
-        odp_mmu_workshop::tools::write_if_changed(&path, &want).unwrap();
-        println!("refreshed {LPF}");
-        return;
-    }
-    panic!("{LPF} is not what src/board/versa.rs generates; refresh it with ODP_BLESS=1 cargo test --release --test board");
+    harness::assert_fresh(
+        LPF,
+        &want,
+        "src/board/versa.rs",
+        "ODP_BLESS=1 cargo test --release --test board",
+    );
 }
 
 #[test]

@@ -64,6 +64,33 @@ pub fn big_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T
         .unwrap_or_else(|e| std::panic::resume_unwind(e))
 }
 
+/// Checks that the checked-in file `path` (from the project root) is `want`,
+/// the text `source` generates: panics naming the first differing line and
+/// the command `refresh`; under `ODP_BLESS=1` rewrites the file instead.
+pub fn assert_fresh(path: &str, want: &str, source: &str, refresh: &str) {
+    let full = crate::tools::project_root().join(path);
+    let have = std::fs::read_to_string(&full).unwrap_or_default();
+    if have == want {
+        return;
+    }
+    if std::env::var("ODP_BLESS").as_deref() == Ok("1") {
+        crate::tools::write_if_changed(&full, want).unwrap();
+        println!("refreshed {path}");
+        return;
+    }
+    let line = have
+        .lines()
+        .zip(want.lines())
+        .position(|(a, b)| a != b)
+        .unwrap_or_else(|| have.lines().count().min(want.lines().count()));
+    panic!(
+        "{path} is out of date with {source} (first difference at line {}):\n  checked in: {:?}\n  generated:  {:?}\nrefresh the generated files with: {refresh}",
+        line + 1,
+        have.lines().nth(line).unwrap_or("<end of file>"),
+        want.lines().nth(line).unwrap_or("<end of file>"),
+    );
+}
+
 /// The fixed seed of a test: FNV-1a (64-bit) of its name.
 pub fn fixed_seed(name: &str) -> u64 {
     name.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {

@@ -35,12 +35,20 @@ pub fn seed() -> u64 {
         name.contains("random"),
         "test `{name}` draws a seed but has no `random` in its name (soak finds random tests by name)"
     );
+    seed_for(&name)
+}
+
+/// The seed of the test `name` as [`seed`] draws it (`ODP_SEED`, else
+/// [`fixed_seed`] of `name`), printed with its replay line, without the
+/// naming rule: for a short seeded run that soak need not find, such as a
+/// lockstep comparison of a block's two simulators.
+pub fn seed_for(name: &str) -> u64 {
     let seed = match std::env::var("ODP_SEED") {
         Ok(s) => s
             .trim()
             .parse()
             .unwrap_or_else(|_| panic!("ODP_SEED must be an unsigned 64-bit number, got {s:?}")),
-        Err(_) => fixed_seed(&name),
+        Err(_) => fixed_seed(name),
     };
     println!("seed {seed} (replay with ODP_SEED={seed})");
     seed

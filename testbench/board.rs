@@ -11,7 +11,10 @@
 //!   random backpressure against a plain-Rust model of the protocol; a
 //!   lockstep run of the bridge's Verilog against its rust-hdl model.
 //! - The board memory alone: AXI4 bursts (reads, writes with strobes)
-//!   against a word model, and its error answers.
+//!   against a word model, and its error answers; a lockstep run of its
+//!   Verilog against its rust-hdl model on seeded random traffic (bursts
+//!   good and bad on both channels at once, the word port, resets,
+//!   backpressure).
 //! - Yosys and Verilator checks of every board block and of the Versa top.
 //! - The Versa top, Verilated, driven through its UART pins only by the
 //!   same scenario `odp-mmu board` runs on a board: a translation answered
@@ -881,20 +884,9 @@ fn bridge_verilog_matches_rust_hdl_in_lockstep() {
 
 odp_mmu_workshop::port_map!(MemPorts for BoardMemory<6> {
     clock: clock,
-    inputs: [
-        rst,
-        s_axi.rd.arid, s_axi.rd.araddr, s_axi.rd.arlen, s_axi.rd.arsize, s_axi.rd.arburst,
-        s_axi.rd.arlock, s_axi.rd.arcache, s_axi.rd.arprot, s_axi.rd.arvalid, s_axi.rd.rready,
-        s_axi.wr.awid, s_axi.wr.awaddr, s_axi.wr.awlen, s_axi.wr.awsize, s_axi.wr.awburst,
-        s_axi.wr.awlock, s_axi.wr.awcache, s_axi.wr.awprot, s_axi.wr.awvalid, s_axi.wr.wdata,
-        s_axi.wr.wstrb, s_axi.wr.wlast, s_axi.wr.wvalid, s_axi.wr.bready,
-        host.valid, host.write, host.addr, host.wdata,
-    ],
-    outputs: [
-        err, s_axi.rd.arready, s_axi.rd.rid, s_axi.rd.rdata, s_axi.rd.rresp, s_axi.rd.rlast,
-        s_axi.rd.rvalid, s_axi.wr.awready, s_axi.wr.wready, s_axi.wr.bid, s_axi.wr.bresp,
-        s_axi.wr.bvalid, host.ready, host.rvalid, host.rdata,
-    ],
+    inputs: [rst, host.valid, host.write, host.addr, host.wdata],
+    outputs: [err, host.ready, host.rvalid, host.rdata],
+    bundles: [s_axi],
 });
 
 /// A burst: id, address, beats, size, burst type.
@@ -1107,6 +1099,266 @@ fn board_memory_serves_incr_bursts_with_strobes_and_answers_bad_bursts() {
     assert_eq!(b.errs, 6);
 }
 
+/// A random AXI4 master and word-port client for the board memory: one
+/// clock of inputs at a time, every valid held until its ready, random
+/// `rready` / `bready` / `wvalid` gaps, random payloads on idle channels,
+/// now and then a reset (which abandons whatever is in flight on both
+/// sides). What each clock's handshakes carried is counted for the
+/// coverage bins.
+struct MemTraffic {
+    rng: StdRng,
+    /// The AR / AW on offer until taken.
+    ar: Option<Burst>,
+    aw: Option<Burst>,
+    /// W beats of the bursts whose AW is out (data, strobes, wlast).
+    w: VecDeque<(u64, u8, bool)>,
+    /// The front W beat is on offer (held until taken).
+    w_on: bool,
+    /// The word-port request on offer until taken: write, address, data.
+    host: Option<(bool, u32, u64)>,
+    rready: bool,
+    bready: bool,
+    rst: bool,
+    /// R beats taken and B responses taken, by response code.
+    r: [u64; 4],
+    b: [u64; 4],
+    /// B responses of bursts whose wlast was misplaced.
+    b_wlast: u64,
+    wlast_bad: VecDeque<bool>,
+    host_reads: u64,
+    host_writes: u64,
+    /// Clocks with rvalid / bvalid high and the ready low.
+    r_held: u64,
+    b_held: u64,
+    /// Word-port requests taken while an AR or AW was on offer.
+    host_first: u64,
+    resets: u64,
+    /// Clocks with `err` high.
+    errs: u64,
+}
+
+impl MemTraffic {
+    fn new(seed: u64) -> Self {
+        Self {
+            rng: StdRng::seed_from_u64(seed),
+            ar: None,
+            aw: None,
+            w: VecDeque::new(),
+            w_on: false,
+            host: None,
+            rready: false,
+            bready: false,
+            rst: false,
+            r: [0; 4],
+            b: [0; 4],
+            b_wlast: 0,
+            wlast_bad: VecDeque::new(),
+            host_reads: 0,
+            host_writes: 0,
+            r_held: 0,
+            b_held: 0,
+            host_first: 0,
+            resets: 0,
+            errs: 0,
+        }
+    }
+
+    /// A burst: mostly INCR of 8-byte beats inside the 512-byte memory,
+    /// some running off its end or starting beyond it (up to the top of
+    /// the address space), some of another type or size, some long.
+    fn burst(&mut self) -> Burst {
+        let rng = &mut self.rng;
+        let addr = match rng.gen_range(0..10) {
+            0 => 0x200 + 8 * rng.gen_range(0..8u64),
+            1 => rng.gen::<u64>() | 1 << 63,
+            2 => rng.gen_range(0..0x200u64),
+            _ => 8 * rng.gen_range(0..64u64),
+        };
+        let beats = if rng.gen_range(0..12) == 0 {
+            rng.gen_range(9..=48u8)
+        } else {
+            rng.gen_range(1..=8u8)
+        };
+        let size = if rng.gen_range(0..6) == 0 {
+            rng.gen_range(0..8u8)
+        } else {
+            3
+        };
+        let burst = if rng.gen_range(0..6) == 0 {
+            rng.gen_range(0..4u8)
+        } else {
+            1
+        };
+        (rng.gen_range(0..16u8), addr, beats, size, burst)
+    }
+
+    /// Sets this clock's inputs.
+    fn drive(&mut self, d: &mut impl Dut) {
+        self.rst = self.rng.gen_range(0..800) == 0;
+        if self.ar.is_none() && self.rng.gen_range(0..5) == 0 {
+            self.ar = Some(self.burst());
+        }
+        if self.aw.is_none() && self.w.len() < 8 && self.rng.gen_range(0..5) == 0 {
+            let aw = self.burst();
+            let beats = aw.2 as usize;
+            // wlast on another beat (or none) now and then; always the
+            // burst's beats.
+            let last = if self.rng.gen_range(0..8) == 0 {
+                self.rng.gen_range(0..=beats)
+            } else {
+                beats - 1
+            };
+            self.wlast_bad.push_back(last != beats - 1);
+            for k in 0..beats {
+                let strb = if self.rng.gen() { 0xff } else { self.rng.gen() };
+                self.w.push_back((self.rng.gen(), strb, k == last));
+            }
+            self.aw = Some(aw);
+        }
+        if self.host.is_none() && self.rng.gen_range(0..8) == 0 {
+            let addr = if self.rng.gen_range(0..8) == 0 {
+                self.rng.gen()
+            } else {
+                8 * self.rng.gen_range(0..64u32)
+            };
+            self.host = Some((self.rng.gen(), addr, self.rng.gen()));
+        }
+        self.w_on = !self.w.is_empty() && (self.w_on || self.rng.gen_range(0..3) != 0);
+        self.rready = self.rng.gen_range(0..3) != 0;
+        self.bready = self.rng.gen_range(0..3) != 0;
+
+        let rng = &mut self.rng;
+        d.set("rst", self.rst as u128);
+        for (ch, burst) in [("ar", self.ar), ("aw", self.aw)] {
+            let (id, addr, beats, size, kind) = burst.unwrap_or((
+                rng.gen_range(0..16),
+                rng.gen(),
+                rng.gen_range(1..=255),
+                rng.gen_range(0..8),
+                rng.gen_range(0..4),
+            ));
+            d.set(&format!("s_axi_{ch}valid"), burst.is_some() as u128);
+            d.set(&format!("s_axi_{ch}id"), id as u128);
+            d.set(&format!("s_axi_{ch}addr"), addr as u128);
+            d.set(&format!("s_axi_{ch}len"), beats as u128 - 1);
+            d.set(&format!("s_axi_{ch}size"), size as u128);
+            d.set(&format!("s_axi_{ch}burst"), kind as u128);
+            d.set(&format!("s_axi_{ch}lock"), rng.gen_range(0..2));
+            d.set(&format!("s_axi_{ch}cache"), rng.gen_range(0..16));
+            d.set(&format!("s_axi_{ch}prot"), rng.gen_range(0..8));
+        }
+        let (wdata, wstrb, wlast) = match self.w.front() {
+            Some(&beat) if self.w_on => beat,
+            _ => (rng.gen(), rng.gen(), rng.gen()),
+        };
+        d.set("s_axi_wvalid", self.w_on as u128);
+        d.set("s_axi_wdata", wdata as u128);
+        d.set("s_axi_wstrb", wstrb as u128);
+        d.set("s_axi_wlast", wlast as u128);
+        d.set("s_axi_rready", self.rready as u128);
+        d.set("s_axi_bready", self.bready as u128);
+        let (write, addr, wdata) = self.host.unwrap_or((rng.gen(), rng.gen(), rng.gen()));
+        d.set("host_valid", self.host.is_some() as u128);
+        d.set("host_write", write as u128);
+        d.set("host_addr", addr as u128);
+        d.set("host_wdata", wdata as u128);
+    }
+
+    /// Takes this clock's handshakes from the settled outputs.
+    fn observe(&mut self, d: &mut impl Dut) {
+        self.errs += d.is("err") as u64;
+        if d.is("s_axi_rvalid") {
+            if self.rready {
+                self.r[d.get("s_axi_rresp") as usize] += 1;
+            } else {
+                self.r_held += 1;
+            }
+        }
+        if d.is("s_axi_bvalid") {
+            if self.bready {
+                self.b[d.get("s_axi_bresp") as usize] += 1;
+                self.b_wlast += self.wlast_bad.pop_front().unwrap_or(false) as u64;
+            } else {
+                self.b_held += 1;
+            }
+        }
+        let host_taken = self.host.is_some() && d.is("host_ready");
+        if host_taken && (self.ar.is_some() || self.aw.is_some()) {
+            self.host_first += 1;
+        }
+        if d.is("host_rvalid") {
+            self.host_reads += 1;
+        }
+        if host_taken {
+            self.host_writes += self.host.take().unwrap().0 as u64;
+        }
+        if self.ar.is_some() && d.is("s_axi_arready") {
+            self.ar = None;
+        }
+        if self.aw.is_some() && d.is("s_axi_awready") {
+            self.aw = None;
+        }
+        if self.w_on && d.is("s_axi_wready") {
+            self.w.pop_front();
+            self.w_on = false;
+        }
+        if self.rst {
+            // The reset abandons both sides' bursts: so does the master.
+            self.resets += 1;
+            self.ar = None;
+            self.aw = None;
+            self.w.clear();
+            self.w_on = false;
+            self.wlast_bad.clear();
+            self.host = None;
+        }
+    }
+
+    fn bins(&self) -> harness::Bins {
+        vec![
+            ("R beats OKAY", self.r[0], 200),
+            ("R beats SLVERR", self.r[2], 10),
+            ("R beats DECERR", self.r[3], 10),
+            ("B OKAY", self.b[0], 20),
+            ("B SLVERR", self.b[2], 5),
+            ("B DECERR", self.b[3], 3),
+            ("B of a misplaced wlast", self.b_wlast, 2),
+            ("word-port reads", self.host_reads, 10),
+            ("word-port writes", self.host_writes, 10),
+            ("word port taken while an AR / AW waits", self.host_first, 5),
+            ("R beats held by rready", self.r_held, 50),
+            ("B held by bready", self.b_held, 10),
+            ("err pulses", self.errs, 10),
+            ("resets", self.resets, 2),
+        ]
+    }
+}
+
+/// The memory's Verilog against its rust-hdl model on the same random
+/// traffic ([`MemTraffic`]): read and write bursts at once with random
+/// ids, lengths, sizes, types and strobes, bursts off the memory's end and
+/// beyond it, misplaced `wlast`, word-port reads and writes, resets, and
+/// random backpressure. Every clock settles both simulators and compares
+/// every output port of the block (the lockstep backend's `settle`) before
+/// the edge.
+#[test]
+fn board_memory_verilog_matches_rust_hdl_in_lockstep() {
+    let seed = harness::seed_for("board_memory_verilog_matches_rust_hdl_in_lockstep");
+    let mut d: Locked<MemPorts> =
+        Lockstep::of::<MemPorts>(BoardMemory::<6>::new(), "board_memory_ls");
+    let mut t = MemTraffic::new(seed);
+    let mut clock = 0;
+    while !harness::done(clock, 5000, 50_000, || t.bins()) {
+        t.drive(&mut d);
+        d.settle();
+        t.observe(&mut d);
+        d.tick();
+        clock += 1;
+    }
+    assert_eq!(d.clock(), clock, "every clock compared");
+    println!("{clock} clocks in lockstep: {:?}", t.bins());
+}
+
 // ---------------------------------------------------------------------
 // Synthesizability, constraints, the PLL.
 
@@ -1152,17 +1404,12 @@ fn versa_lpf_is_generated_from_the_port_constraints() {
             "the generated LPF lacks `{line}`:\n{want}"
         );
     }
-    let path = odp_mmu_workshop::tools::project_root().join(LPF);
-    let have = std::fs::read_to_string(&path).unwrap_or_default();
-    if have == want {
-        return;
-    }
-    if std::env::var("ODP_BLESS").as_deref() == Ok("1") {
-        odp_mmu_workshop::tools::write_if_changed(&path, &want).unwrap();
-        println!("refreshed {LPF}");
-        return;
-    }
-    panic!("{LPF} is not what src/board/versa.rs generates; refresh it with ODP_BLESS=1 cargo test --release --test board");
+    harness::assert_fresh(
+        LPF,
+        &want,
+        "src/board/versa.rs",
+        "ODP_BLESS=1 cargo test --release --test board",
+    );
 }
 
 #[test]

@@ -6,6 +6,10 @@
 //! binary); it runs the binary in the project root and writes to
 //! `build/cli-test/`.
 //!
+//! The Vivado files are checked too: `synth/vivado/build.tcl` reads only
+//! existing files, and the XDC files are what `src/xdc.rs` generates
+//! (`ODP_BLESS=1 cargo test --release --test cli -- xdc` refreshes them).
+//!
 //! The FuseSoC package (`odp_mmu.core` and its generator) is checked by
 //! FuseSoC itself, installed by `synth/install-tools.sh`, in scratch folders
 //! under `target/tmp/fusesoc/`.
@@ -270,9 +274,71 @@ fn vivado_script_reads_only_existing_files_and_synthesizes_the_core_top() {
         .any(|l| l.split_whitespace().collect::<Vec<_>>() == ["input", "wire", "clk;"]);
     let xdc = std::fs::read_to_string(root().join("constraints/odp_mmu_ooc.xdc")).unwrap();
     assert!(
-        xdc.contains("[get_ports clk]") && has_input_clk,
+        xdc_clock_ports(&xdc) == ["clk"] && has_input_clk,
         "the constraint's clock port is not the core's input `clk`"
     );
+}
+
+/// The ports of the `create_clock` lines of `xdc`: `clk` of `[get_ports {
+/// clk }]` (generate_xdc's form) or `[get_ports clk]`.
+fn xdc_clock_ports(xdc: &str) -> Vec<String> {
+    xdc.lines()
+        .filter(|l| l.starts_with("create_clock "))
+        .filter_map(|l| l.split("[get_ports ").nth(1)?.split(']').next())
+        .map(|p| {
+            p.trim_matches(|c: char| c == '{' || c == '}' || c == ' ')
+                .to_string()
+        })
+        .collect()
+}
+
+/// The core's Vivado constraints: the file, its clock in MHz, and the
+/// comment saying what it is for (`odp_mmu::xdc::xdc_file` adds the rest).
+const XDC_FILES: [(&str, u32, &[&str]); 2] = [
+    (
+        "constraints/odp_mmu.xdc",
+        125,
+        &[
+            "Timing constraint for the odp_mmu core in Vivado: 125 MHz on its clock.",
+            "The core has a single clock domain; every other port is synchronous to clk,",
+            "so I/O delays belong to the integrating design, not to this file. Read it",
+            "out of context (read_xdc -mode out_of_context): in a run of the whole",
+            "design its last three lines would set that design's bitstream.",
+        ],
+    ),
+    (
+        "constraints/odp_mmu_ooc.xdc",
+        250,
+        &[
+            "Out-of-context clock for the odp_mmu core in Vivado (synth/vivado/build.tcl):",
+            "250 MHz on its one clock. Every other port is synchronous to clk; I/O",
+            "delays belong to the design that instantiates the core.",
+        ],
+    ),
+];
+
+/// Both XDC files are what rust-hdl's `generate_xdc` writes for the core's
+/// clock constraint (`src/xdc.rs`), byte for byte; `ODP_BLESS=1` rewrites
+/// them. The clock is on the `clk` port at the file's period.
+#[test]
+fn vivado_xdc_files_are_generated_from_the_clock_constraint() {
+    for (path, mhz, about) in XDC_FILES {
+        let want = odp_mmu::xdc::xdc_file(about, mhz);
+        let clock = format!(
+            "create_clock -name clk -period {} [get_ports {{ clk }}]",
+            1000.0 / mhz as f64
+        );
+        assert!(
+            want.lines().any(|l| l == clock) && xdc_clock_ports(&want) == ["clk"],
+            "the generated {path} lacks `{clock}`:\n{want}"
+        );
+        odp_mmu_workshop::harness::assert_fresh(
+            path,
+            &want,
+            "src/xdc.rs",
+            "ODP_BLESS=1 cargo test --release --test cli -- xdc",
+        );
+    }
 }
 
 /// The package for FuseSoC users: `odp_mmu.core` at the project root, the

@@ -33,27 +33,7 @@ const BLESS: &str = "ODP_BLESS=1 cargo test --release --test csr";
 /// Fails when the checked-in `path` differs from `want`, naming the first
 /// differing line and the refresh command; rewrites it under `ODP_BLESS=1`.
 fn check_fresh(path: &str, want: &str) {
-    let full = odp_mmu_workshop::tools::project_root().join(path);
-    let have = std::fs::read_to_string(&full).unwrap_or_default();
-    if have == want {
-        return;
-    }
-    if std::env::var("ODP_BLESS").as_deref() == Ok("1") {
-        odp_mmu_workshop::tools::write_if_changed(&full, want).unwrap();
-        println!("refreshed {path}");
-        return;
-    }
-    let line = have
-        .lines()
-        .zip(want.lines())
-        .position(|(a, b)| a != b)
-        .unwrap_or_else(|| have.lines().count().min(want.lines().count()));
-    panic!(
-        "{path} is out of date with src/control/regmap.rs (first difference at line {}):\n  checked in: {:?}\n  generated:  {:?}\nrefresh the generated files with: {BLESS}",
-        line + 1,
-        have.lines().nth(line).unwrap_or("<end of file>"),
-        want.lines().nth(line).unwrap_or("<end of file>"),
-    );
+    harness::assert_fresh(path, want, "src/control/regmap.rs", BLESS);
 }
 
 #[test]

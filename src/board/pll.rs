@@ -5,7 +5,7 @@
 //! (Yosys's `synth_ecp5` knows it, nextpnr places it and derives the output
 //! clock's frequency from the dividers). In rust-hdl's own simulation the
 //! output clock is the input clock and `lock` is high. Verilator has no
-//! model of the primitive: [`PLL_BLACKBOX`] is the declaration the
+//! model of the primitive: [`pll_blackbox`] is the declaration the
 //! generated Verilog carries, and a simulation swaps it for a model of its
 //! own.
 
@@ -89,55 +89,87 @@ impl PllConfig {
     }
 }
 
-/// The `EHXPLLL` declaration the generated Verilog carries: a black box
-/// for Yosys (which replaces it with its own cell), to be swapped for a
-/// behavioural model by a Verilog simulation.
-pub const PLL_BLACKBOX: &str = "(* blackbox *)
-module EHXPLLL(
+/// The `EHXPLLL` module header: its ports as the ECP5 primitive has them,
+/// in the one order every declaration of it here writes them
+/// ([`pll_blackbox`], and the simulation model of the workshop).
+pub const PLL_PORTS: &str = "module EHXPLLL(
     input CLKI, input CLKFB, input PHASESEL1, input PHASESEL0, input PHASEDIR,
     input PHASESTEP, input PHASELOADREG, input STDBY, input PLLWAKESYNC,
     input RST, input ENCLKOP, input ENCLKOS, input ENCLKOS2, input ENCLKOS3,
     output CLKOP, output CLKOS, output CLKOS2, output CLKOS3, output LOCK,
     output INTLOCK, output REFCLK, output CLKINTFB
 );
-parameter CLKI_DIV = 1;
-parameter CLKFB_DIV = 1;
-parameter CLKOP_DIV = 8;
-parameter CLKOS_DIV = 8;
-parameter CLKOS2_DIV = 8;
-parameter CLKOS3_DIV = 8;
-parameter CLKOP_ENABLE = \"ENABLED\";
-parameter CLKOS_ENABLE = \"DISABLED\";
-parameter CLKOS2_ENABLE = \"DISABLED\";
-parameter CLKOS3_ENABLE = \"DISABLED\";
-parameter CLKOP_CPHASE = 0;
-parameter CLKOS_CPHASE = 0;
-parameter CLKOS2_CPHASE = 0;
-parameter CLKOS3_CPHASE = 0;
-parameter CLKOP_FPHASE = 0;
-parameter CLKOS_FPHASE = 0;
-parameter CLKOS2_FPHASE = 0;
-parameter CLKOS3_FPHASE = 0;
-parameter FEEDBK_PATH = \"CLKOP\";
-parameter CLKOP_TRIM_POL = \"RISING\";
-parameter CLKOP_TRIM_DELAY = 0;
-parameter CLKOS_TRIM_POL = \"RISING\";
-parameter CLKOS_TRIM_DELAY = 0;
-parameter OUTDIVIDER_MUXA = \"DIVA\";
-parameter OUTDIVIDER_MUXB = \"DIVB\";
-parameter OUTDIVIDER_MUXC = \"DIVC\";
-parameter OUTDIVIDER_MUXD = \"DIVD\";
-parameter PLL_LOCK_MODE = 0;
-parameter PLL_LOCK_DELAY = 200;
-parameter STDBY_ENABLE = \"DISABLED\";
-parameter REFIN_RESET = \"DISABLED\";
-parameter SYNC_ENABLE = \"DISABLED\";
-parameter INT_LOCK_STICKY = \"ENABLED\";
-parameter PLLRST_ENA = \"DISABLED\";
-parameter INTFB_WAKE = \"DISABLED\";
-parameter DPHASE_SOURCE = \"DISABLED\";
-endmodule
 ";
+
+/// The `EHXPLLL` parameters with their defaults (a Verilog literal each),
+/// in the primitive's order; the flag is set on those the instance of
+/// [`Ecp5Pll`] overrides, which any model of the primitive must declare.
+pub const PLL_PARAMS: [(&str, &str, bool); 36] = [
+    ("CLKI_DIV", "1", true),
+    ("CLKFB_DIV", "1", true),
+    ("CLKOP_DIV", "8", true),
+    ("CLKOS_DIV", "8", false),
+    ("CLKOS2_DIV", "8", false),
+    ("CLKOS3_DIV", "8", false),
+    ("CLKOP_ENABLE", "\"ENABLED\"", true),
+    ("CLKOS_ENABLE", "\"DISABLED\"", false),
+    ("CLKOS2_ENABLE", "\"DISABLED\"", false),
+    ("CLKOS3_ENABLE", "\"DISABLED\"", false),
+    ("CLKOP_CPHASE", "0", true),
+    ("CLKOS_CPHASE", "0", false),
+    ("CLKOS2_CPHASE", "0", false),
+    ("CLKOS3_CPHASE", "0", false),
+    ("CLKOP_FPHASE", "0", true),
+    ("CLKOS_FPHASE", "0", false),
+    ("CLKOS2_FPHASE", "0", false),
+    ("CLKOS3_FPHASE", "0", false),
+    ("FEEDBK_PATH", "\"CLKOP\"", true),
+    ("CLKOP_TRIM_POL", "\"RISING\"", false),
+    ("CLKOP_TRIM_DELAY", "0", false),
+    ("CLKOS_TRIM_POL", "\"RISING\"", false),
+    ("CLKOS_TRIM_DELAY", "0", false),
+    ("OUTDIVIDER_MUXA", "\"DIVA\"", true),
+    ("OUTDIVIDER_MUXB", "\"DIVB\"", true),
+    ("OUTDIVIDER_MUXC", "\"DIVC\"", true),
+    ("OUTDIVIDER_MUXD", "\"DIVD\"", true),
+    ("PLL_LOCK_MODE", "0", false),
+    ("PLL_LOCK_DELAY", "200", false),
+    ("STDBY_ENABLE", "\"DISABLED\"", true),
+    ("REFIN_RESET", "\"DISABLED\"", false),
+    ("SYNC_ENABLE", "\"DISABLED\"", false),
+    ("INT_LOCK_STICKY", "\"ENABLED\"", false),
+    ("PLLRST_ENA", "\"DISABLED\"", true),
+    ("INTFB_WAKE", "\"DISABLED\"", true),
+    ("DPHASE_SOURCE", "\"DISABLED\"", true),
+];
+
+/// `parameter <name> = <default>;` lines of the [`PLL_PARAMS`] that
+/// `keep` selects, in their order.
+fn pll_parameters(keep: impl Fn(bool) -> bool) -> String {
+    PLL_PARAMS
+        .iter()
+        .filter(|&&(_, _, set)| keep(set))
+        .map(|(name, default, _)| format!("parameter {name} = {default};\n"))
+        .collect()
+}
+
+/// The `EHXPLLL` declaration the generated Verilog carries: a black box
+/// for Yosys (which replaces it with its own cell), to be swapped for a
+/// behavioural model by a Verilog simulation. [`PLL_PORTS`] and every
+/// parameter of [`PLL_PARAMS`].
+pub fn pll_blackbox() -> String {
+    format!(
+        "(* blackbox *)\n{PLL_PORTS}{}endmodule\n",
+        pll_parameters(|_| true)
+    )
+}
+
+/// The head of a behavioural `EHXPLLL` model: [`PLL_PORTS`] and the
+/// parameters the instance of [`Ecp5Pll`] overrides, so that the instance
+/// elaborates against it; the model adds its body and `endmodule`.
+pub fn pll_model_head() -> String {
+    format!("{PLL_PORTS}{}", pll_parameters(|set| set))
+}
 
 /// An `EHXPLLL` with one output, `clkop`, fed back to itself.
 ///
@@ -247,7 +279,31 @@ EHXPLLL #(
                 cphase = c.clkop_cphase,
                 clkfb = c.clkfb_div,
             ),
-            cores: PLL_BLACKBOX.to_string(),
+            cores: pll_blackbox(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The parameters flagged in [`PLL_PARAMS`] are exactly those the
+    /// instance overrides: a model declaring them elaborates the instance.
+    #[test]
+    fn flagged_parameters_are_those_the_instance_sets() {
+        let Verilog::Wrapper(w) = Ecp5Pll::new(VERSA_50MHZ).hdl() else {
+            panic!("Ecp5Pll is a wrapper");
+        };
+        let overrides = w.code.split("EHXPLLL #(").nth(1).unwrap();
+        let overrides = overrides.split(") pll_i (").next().unwrap();
+        let mut set: Vec<&str> = overrides
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix('.')?.split('(').next())
+            .collect();
+        let mut flagged: Vec<&str> = PLL_PARAMS.iter().filter(|p| p.2).map(|p| p.0).collect();
+        set.sort_unstable();
+        flagged.sort_unstable();
+        assert_eq!(set, flagged);
     }
 }

@@ -5,12 +5,12 @@
 //! The board top's Verilog is the one `odp-mmu bitstream` builds, with one
 //! change: the PLL primitive, a black box for Yosys, becomes a model in
 //! which the output clock is the input clock and the PLL is always locked
-//! ([`PLL_SIM_MODEL`]). The serial line runs at a small divisor (clocks per
+//! ([`pll_sim_model`]). The serial line runs at a small divisor (clocks per
 //! bit) so that a frame takes hundreds of clocks, not thousands.
 
 use std::collections::VecDeque;
 
-use odp_mmu::board::pll::PLL_BLACKBOX;
+use odp_mmu::board::pll::{pll_blackbox, pll_model_head};
 use odp_mmu::board::versa::Versa;
 use rust_hdl::prelude::Block;
 
@@ -21,33 +21,14 @@ use crate::harness::verilated::Verilated;
 /// The module name of the Verilated board top.
 pub const SIM_TOP: &str = "odp_mmu_versa5g_sim";
 
-/// `EHXPLLL` for simulation: `CLKOP` is `CLKI`, `LOCK` is high; the
-/// parameters are those of [`PLL_BLACKBOX`], unused.
-pub const PLL_SIM_MODEL: &str = "/* verilator lint_off UNUSEDSIGNAL */
+/// `EHXPLLL` for simulation: `CLKOP` is `CLKI`, `LOCK` is high; the head
+/// (ports and the parameters the instance sets, unused) is the IP's
+/// [`pll_model_head`].
+pub fn pll_sim_model() -> String {
+    format!(
+        "/* verilator lint_off UNUSEDSIGNAL */
 /* verilator lint_off UNUSEDPARAM */
-module EHXPLLL(
-    input CLKI, input CLKFB, input PHASESEL1, input PHASESEL0, input PHASEDIR,
-    input PHASESTEP, input PHASELOADREG, input STDBY, input PLLWAKESYNC,
-    input RST, input ENCLKOP, input ENCLKOS, input ENCLKOS2, input ENCLKOS3,
-    output CLKOP, output CLKOS, output CLKOS2, output CLKOS3, output LOCK,
-    output INTLOCK, output REFCLK, output CLKINTFB
-);
-parameter CLKI_DIV = 1;
-parameter CLKFB_DIV = 1;
-parameter CLKOP_DIV = 8;
-parameter CLKOP_ENABLE = \"ENABLED\";
-parameter CLKOP_CPHASE = 0;
-parameter CLKOP_FPHASE = 0;
-parameter FEEDBK_PATH = \"CLKOP\";
-parameter OUTDIVIDER_MUXA = \"DIVA\";
-parameter OUTDIVIDER_MUXB = \"DIVB\";
-parameter OUTDIVIDER_MUXC = \"DIVC\";
-parameter OUTDIVIDER_MUXD = \"DIVD\";
-parameter STDBY_ENABLE = \"DISABLED\";
-parameter PLLRST_ENA = \"DISABLED\";
-parameter INTFB_WAKE = \"DISABLED\";
-parameter DPHASE_SOURCE = \"DISABLED\";
-assign CLKOP = CLKI;
+{}assign CLKOP = CLKI;
 assign CLKOS = 1'b0;
 assign CLKOS2 = 1'b0;
 assign CLKOS3 = 1'b0;
@@ -58,7 +39,10 @@ assign CLKINTFB = 1'b0;
 endmodule
 /* verilator lint_on UNUSEDPARAM */
 /* verilator lint_on UNUSEDSIGNAL */
-";
+",
+        pll_model_head()
+    )
+}
 
 /// The Verilog of the Versa top with `divisor` clocks per bit, module
 /// `name`, as `odp-mmu bitstream` builds it (the PLL a black box).
@@ -68,14 +52,15 @@ pub fn versa_verilog(divisor: u16, name: &str) -> String {
     odp_mmu::verilog::generate(&uut, name)
 }
 
-/// `verilog` with the PLL's black box swapped for [`PLL_SIM_MODEL`];
+/// `verilog` with the PLL's black box swapped for [`pll_sim_model`];
 /// panics if the black box is not there.
 pub fn with_pll_model(verilog: &str) -> String {
+    let blackbox = pll_blackbox();
     assert!(
-        verilog.contains(PLL_BLACKBOX),
+        verilog.contains(&blackbox),
         "the board top's Verilog does not declare the PLL black box"
     );
-    verilog.replace(PLL_BLACKBOX, PLL_SIM_MODEL)
+    verilog.replace(&blackbox, &pll_sim_model())
 }
 
 /// Where the host's receiver is in a byte.

@@ -1,8 +1,10 @@
-//! The interface bundles of `odp_mmu::common::interfaces` by member name, so
-//! that a [`port_map!`](crate::port_map) maps a whole bundle by its prefix:
+//! The interface bundles of `odp_mmu::common::interfaces` (and the board
+//! memory's AXI4 slave) by member name, so that a
+//! [`port_map!`](crate::port_map) maps a whole bundle by its prefix:
 //! `bundles: [m_axi]` maps `m_axi_arvalid`, `m_axi_rdata`, ... of an
 //! [`AxiReadMaster`] port named `m_axi`.
 
+use odp_mmu::board::interfaces::{AxiReadSlave, AxiSlave, AxiWriteSlave};
 use odp_mmu::common::interfaces::*;
 
 use super::dut::{DriveFrom, ReadAs};
@@ -94,6 +96,39 @@ bundle_ports!(InvalidateIn<B> {
     inputs: [valid, kind, mr, va_lo, va_hi, off_lo, off_hi],
     outputs: [ready, done],
 });
+bundle_ports!(AxiReadSlave {
+    inputs: [arid, araddr, arlen, arsize, arburst, arlock, arcache, arprot, arvalid, rready],
+    outputs: [arready, rid, rdata, rresp, rlast, rvalid],
+});
+bundle_ports!(AxiWriteSlave {
+    inputs: [
+        awid, awaddr, awlen, awsize, awburst, awlock, awcache, awprot, awvalid, wdata, wstrb,
+        wlast, wvalid, bready,
+    ],
+    outputs: [awready, wready, bid, bresp, bvalid],
+});
+
+/// The read and write bundles under the one prefix of their port: a nested
+/// bundle adds no name (`s_axi.rd.arvalid` is `s_axi_arvalid`).
+impl BundlePorts for AxiSlave {
+    fn members() -> Vec<(&'static str, bool)> {
+        let mut members = AxiReadSlave::members();
+        members.extend(AxiWriteSlave::members());
+        members
+    }
+    fn set_member(&mut self, member: &str, value: u128) {
+        if AxiReadSlave::members().iter().any(|&(m, _)| m == member) {
+            self.rd.set_member(member, value)
+        } else {
+            self.wr.set_member(member, value)
+        }
+    }
+    fn get_member(&self, member: &str) -> Option<u128> {
+        self.rd
+            .get_member(member)
+            .or_else(|| self.wr.get_member(member))
+    }
+}
 
 /// The (name, is input) ports of bundle port `prefix` (the bundle `_` only
 /// gives its type), named as in the Verilog: `<prefix>_<member>`.

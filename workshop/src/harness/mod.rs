@@ -35,12 +35,20 @@ pub fn seed() -> u64 {
         name.contains("random"),
         "test `{name}` draws a seed but has no `random` in its name (soak finds random tests by name)"
     );
+    seed_for(&name)
+}
+
+/// The seed of the test `name` as [`seed`] draws it (`ODP_SEED`, else
+/// [`fixed_seed`] of `name`), printed with its replay line, without the
+/// naming rule: for a short seeded run that soak need not find, such as a
+/// lockstep comparison of a block's two simulators.
+pub fn seed_for(name: &str) -> u64 {
     let seed = match std::env::var("ODP_SEED") {
         Ok(s) => s
             .trim()
             .parse()
             .unwrap_or_else(|_| panic!("ODP_SEED must be an unsigned 64-bit number, got {s:?}")),
-        Err(_) => fixed_seed(&name),
+        Err(_) => fixed_seed(name),
     };
     println!("seed {seed} (replay with ODP_SEED={seed})");
     seed
@@ -62,6 +70,33 @@ pub fn big_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T
         .expect("spawn a test thread")
         .join()
         .unwrap_or_else(|e| std::panic::resume_unwind(e))
+}
+
+/// Checks that the checked-in file `path` (from the project root) is `want`,
+/// the text `source` generates: panics naming the first differing line and
+/// the command `refresh`; under `ODP_BLESS=1` rewrites the file instead.
+pub fn assert_fresh(path: &str, want: &str, source: &str, refresh: &str) {
+    let full = crate::tools::project_root().join(path);
+    let have = std::fs::read_to_string(&full).unwrap_or_default();
+    if have == want {
+        return;
+    }
+    if std::env::var("ODP_BLESS").as_deref() == Ok("1") {
+        crate::tools::write_if_changed(&full, want).unwrap();
+        println!("refreshed {path}");
+        return;
+    }
+    let line = have
+        .lines()
+        .zip(want.lines())
+        .position(|(a, b)| a != b)
+        .unwrap_or_else(|| have.lines().count().min(want.lines().count()));
+    panic!(
+        "{path} is out of date with {source} (first difference at line {}):\n  checked in: {:?}\n  generated:  {:?}\nrefresh the generated files with: {refresh}",
+        line + 1,
+        have.lines().nth(line).unwrap_or("<end of file>"),
+        want.lines().nth(line).unwrap_or("<end of file>"),
+    );
 }
 
 /// The fixed seed of a test: FNV-1a (64-bit) of its name.

@@ -103,8 +103,10 @@ pub enum TlbState {
 ///   lookup takes the clock a pending fill wanted, `ready` is low in the next
 ///   clock, so a fill costs at most one refused lookup clock. `fill_ready`
 ///   is low from a+1 to i+1: one fill per 3 clocks at most.
-/// - Invalidation accepted in clock b: `ready` is low from b+1. A fill
-///   pending at b is applied first, then one step per clock. `INV_ALL` and
+/// - Invalidation accepted in clock b: `ready` is low from b+1. Clock b+1
+///   issues no step (the prep clock: the sweep is set up from the
+///   registered bounds; a pending fill may be issued). A fill pending at b
+///   is applied first, then one step per clock. `INV_ALL` and
 ///   `INV_BY_MR` take four steps that advance the global or the MR's
 ///   generation (4 KiB entries of an older generation never hit), or, when
 ///   that generation wraps (every 16th ALL, every 256th BY_MR of one MR),
@@ -112,7 +114,7 @@ pub enum TlbState {
 ///   4 KiB pages map to, one per clock, `min(pages, sets)` steps. Huge
 ///   entries are compared in parallel with the last step. `inv_done`
 ///   pulses, and `ready` returns, in the clock after the last step:
-///   `b + 1 + steps`, plus one clock per fill applied during the
+///   `b + 2 + steps`, plus one clock per fill applied during the
 ///   invalidation.
 /// - Reset: `rst` high in clock r; `ready` is low in clocks r+1 ..= r+2^SET_BITS.
 ///
@@ -1183,10 +1185,16 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         self.s1i_inv_empty.d.next = self.inv_empty.q.val();
         self.rr_meta.d.next = self.meta.read_data.val();
 
-        // Fill acceptance.
+        // Fill acceptance. The holding register's words load in every
+        // clock it is empty, whether or not the fill is taken (its
+        // contents only count once fq_valid is set): their enable is a
+        // register, not the handshake behind fill_ready, which fans out to
+        // some 200 flip-flops.
         if self.fill_accept.val() {
             self.fq_valid.d.next = true;
             self.fq_issued.d.next = false;
+        }
+        if !self.fq_valid.q.val() {
             self.fq_mr.d.next = self.fill_mr.val();
             self.fq_vpn.d.next = self.fill_va.val().get_bits::<52>(12);
             self.fq_opn.d.next = self.fill_off.val().get_bits::<52>(12);

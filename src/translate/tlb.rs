@@ -244,15 +244,9 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     inv_empty: DFF<Bit>,
     inv_olo2: DFF<Bits<43>>,
     inv_ohi2: DFF<Bits<43>>,
+    inv_olo1: DFF<Bits<43>>,
+    inv_ohi1: DFF<Bits<43>>,
     inv_oempty: DFF<Bit>,
-    // The same four huge bounds, complemented: the copies the fill's and
-    // the fill word's coverage compare against, so that they are
-    // flip-flops of their own (synthesis merges equal ones), placed near
-    // that logic and not near the 32 entries' comparators.
-    inv_nlo2: DFF<Bits<43>>,
-    inv_nhi2: DFF<Bits<43>>,
-    inv_nlo1: DFF<Bits<43>>,
-    inv_nhi1: DFF<Bits<43>>,
     sweep_set: DFF<Bits<SET_BITS>>,
     sweep_left: DFF<Bits<16>>,
     // The invalidation advances a generation (ALL, BY_MR): its steps clear
@@ -660,11 +654,9 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             inv_empty: Default::default(),
             inv_olo2: Default::default(),
             inv_ohi2: Default::default(),
+            inv_olo1: Default::default(),
+            inv_ohi1: Default::default(),
             inv_oempty: Default::default(),
-            inv_nlo2: Default::default(),
-            inv_nhi2: Default::default(),
-            inv_nlo1: Default::default(),
-            inv_nhi1: Default::default(),
             sweep_set: Default::default(),
             sweep_left: Default::default(),
             genm: Default::default(),
@@ -932,11 +924,9 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             inv_empty,
             inv_olo2,
             inv_ohi2,
+            inv_olo1,
+            inv_ohi1,
             inv_oempty,
-            inv_nlo2,
-            inv_nhi2,
-            inv_nlo1,
-            inv_nhi1,
             sweep_set,
             sweep_left,
             genm,
@@ -1318,11 +1308,11 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         self.mr_eq.next = self.ent.val().get_bits::<MR_BITS>(53) == self.inv_mr_r.q.val();
         self.k43.next = self.ent.val().get_bits::<43>(78);
         self.in_rng.next = !self.inv_oempty.q.val()
-            && (self.k43.val() <= !self.inv_nhi2.q.val())
-            && ((self.k43.val() >= !self.inv_nlo2.q.val())
+            && (self.k43.val() <= self.inv_ohi2.q.val())
+            && ((self.k43.val() >= self.inv_olo2.q.val())
                 || (self.gig.val()
                     && (self.k43.val().get_bits::<34>(9)
-                        == !self.inv_nlo2.q.val().get_bits::<34>(9))));
+                        == self.inv_olo2.q.val().get_bits::<34>(9))));
         self.clre.next = (self.inv_kind_r.q.val() == 0) // = INV_ALL
             || (self.mr_eq.val()
                 && ((self.inv_kind_r.q.val() == 1) // = INV_BY_MR
@@ -1375,12 +1365,10 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.inv_empty.d.next = self.inv.va_lo.val() >= self.inv.va_hi.val();
             self.inv_olo2.d.next = self.inv.off_lo.val().get_bits::<43>(21);
             self.inv_ohi2.d.next = self.ohi_m1.val().get_bits::<43>(21);
-            self.inv_nlo2.d.next = !self.inv.off_lo.val().get_bits::<43>(21);
-            self.inv_nhi2.d.next = !self.ohi_m1.val().get_bits::<43>(21);
-            self.inv_nlo1.d.next =
-                !(bit_cast::<43, 34>(self.inv.off_lo.val().get_bits::<34>(30)) << 9);
-            self.inv_nhi1.d.next =
-                !((bit_cast::<43, 34>(self.ohi_m1.val().get_bits::<34>(30)) << 9) | 0x1FF);
+            self.inv_olo1.d.next =
+                bit_cast::<43, 34>(self.inv.off_lo.val().get_bits::<34>(30)) << 9;
+            self.inv_ohi1.d.next =
+                (bit_cast::<43, 34>(self.ohi_m1.val().get_bits::<34>(30)) << 9) | 0x1FF;
             self.inv_oempty.d.next = self.inv.off_lo.val() >= self.inv.off_hi.val();
             // Steps are counted minus one: sweep_left == 0 marks the last.
             self.sweep_set.d.next = 0.into();
@@ -1774,12 +1762,12 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         // chains.
         self.kmask.next = self.fq_opn.q.val() & self.key_mask_2m.val();
         self.k43.next = self.kmask.val().get_bits::<43>(9);
-        self.rng2.next = (self.k43.val() >= !self.inv_nlo2.q.val())
-            && (self.k43.val() <= !self.inv_nhi2.q.val());
+        self.rng2.next =
+            (self.k43.val() >= self.inv_olo2.q.val()) && (self.k43.val() <= self.inv_ohi2.q.val());
         self.kmask.next = self.fq_opn.q.val() & self.key_mask_1g.val();
         self.k43.next = self.kmask.val().get_bits::<43>(9);
-        self.rng1.next = (self.k43.val() >= !self.inv_nlo1.q.val())
-            && (self.k43.val() <= !self.inv_nhi1.q.val());
+        self.rng1.next =
+            (self.k43.val() >= self.inv_olo1.q.val()) && (self.k43.val() <= self.inv_ohi1.q.val());
         self.rng4.next = (self.fq_vpn.q.val() >= self.inv_lo.q.val())
             && (self.fq_vpn.q.val() <= self.inv_hi.q.val());
         self.in_rng.next = !self.inv_empty.q.val() && self.rng4.val();

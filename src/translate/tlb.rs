@@ -1098,7 +1098,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
                     self.owe_fill.q.val() && self.fill_valid.val() && !self.fill_ready.val();
                 if self.fq_pending.val() {
                     self.issue_fill.next = true;
-                } else if !self.inv_prep.q.val() && !(self.last_step.val() && self.owe_fill.q.val())
+                } else if !(self.inv_prep.q.val()
+                    || (self.last_step.val() && self.owe_fill.q.val()))
                 {
                     self.issue_sweep.next = true;
                     if self.last_step.val() {

@@ -706,7 +706,7 @@ impl TlbRef {
                 if fq_pending {
                     self.s1 = Stage1::Fill;
                     self.fq_issued = true;
-                } else if !prep && !(self.left == 0 && owe) {
+                } else if !(prep || (self.left == 0 && owe)) {
                     self.s1 = Stage1::Sweep {
                         set: self.sweep_set,
                         last: self.left == 0,

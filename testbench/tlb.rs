@@ -965,11 +965,14 @@ struct Stim {
     frames: HashMap<(u64, u64, u64), (u64, bool)>,
     fill: Option<Fill>,
     inv: Option<(Inv, Option<Change>)>,
-    /// Invalidations issued before any random one: they bring the first
-    /// MR's generation and the global one to the edge of wrapping, so that
-    /// every run sees both wrap (re-armed for the global one after a reset,
-    /// which clears it).
-    warm: Vec<Inv>,
+    /// `INV_BY_MR`s of the first MR still to be accepted before its 8-bit
+    /// generation wraps, and `INV_ALL`s before the 4-bit global one does:
+    /// they are issued before any random invalidation, so that every run
+    /// sees both wrap whatever its seed. The MR generations live in block
+    /// RAM and survive a reset; the global one does not, so a reset re-arms
+    /// only the ALLs.
+    mr_wrap_left: u32,
+    all_wrap_left: u32,
     lk_rate: f64,
     fill_rate: f64,
     inv_rate: f64,
@@ -1004,7 +1007,8 @@ impl Stim {
             frames: HashMap::new(),
             fill: None,
             inv: None,
-            warm: Vec::new(),
+            mr_wrap_left: 256,
+            all_wrap_left: 16,
             lk_rate: 0.8,
             fill_rate: 0.05,
             inv_rate: 0.002,
@@ -1013,13 +1017,7 @@ impl Stim {
             rst_rate: 1.0 / 20_000.0,
         };
         s.new_phase();
-        s.warm = vec![s.mrs[0].range(INV_BY_MR, 0, 0); 255];
-        s.warm_all();
         s
-    }
-
-    fn warm_all(&mut self) {
-        self.warm.extend([self.mrs[0].range(INV_ALL, 0, 0); 15]);
     }
 
     fn new_phase(&mut self) {
@@ -1154,8 +1152,7 @@ impl Stim {
             ins.rst = true;
             self.fill = None;
             self.inv = None;
-            self.warm.clear();
-            self.warm_all();
+            self.all_wrap_left = 16;
             return (ins, 0);
         }
         let mut off = 0;
@@ -1207,8 +1204,10 @@ impl Stim {
             }
         }
         if self.inv.is_none() {
-            if let Some(w) = self.warm.pop() {
-                self.inv = Some((w, None));
+            if self.all_wrap_left > 0 {
+                self.inv = Some((self.mrs[0].range(INV_ALL, 0, 0), None));
+            } else if self.mr_wrap_left > 0 {
+                self.inv = Some((self.mrs[0].range(INV_BY_MR, 0, 0), None));
             } else if self.rng.gen_bool(self.inv_rate) {
                 self.inv = Some(self.invalidation());
             }
@@ -1223,6 +1222,11 @@ impl Stim {
             ins.inv_off_lo = ii.inv_off_lo;
             ins.inv_off_hi = ii.inv_off_hi;
             if o.inv_ready {
+                if inv.kind == INV_ALL {
+                    self.all_wrap_left = self.all_wrap_left.saturating_sub(1);
+                } else if inv.kind == INV_BY_MR && inv.mr == self.mrs[0].idx {
+                    self.mr_wrap_left = self.mr_wrap_left.saturating_sub(1);
+                }
                 // From the next clock on, the walker reads the new tables.
                 if let Some(c) = change {
                     self.apply_change(c);

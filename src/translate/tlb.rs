@@ -244,6 +244,14 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     inv_empty: DFF<Bit>,
     inv_olo2: DFF<Bits<43>>,
     inv_ohi2: DFF<Bits<43>>,
+    // Copies of the 2 MiB bounds for the two single compares (the fill's
+    // coverage and its word's, `clre`), loaded in every Run clock rather
+    // than on acceptance: the different enable keeps synthesis from
+    // merging them with the bounds that feed the 32 entries' compares, so
+    // they can be placed by their own logic. The value is the same where
+    // it is used: acceptance is the last Run clock.
+    inv_olo2f: DFF<Bits<43>>,
+    inv_ohi2f: DFF<Bits<43>>,
     inv_olo1: DFF<Bits<43>>,
     inv_ohi1: DFF<Bits<43>>,
     inv_oempty: DFF<Bit>,
@@ -654,6 +662,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             inv_empty: Default::default(),
             inv_olo2: Default::default(),
             inv_ohi2: Default::default(),
+            inv_olo2f: Default::default(),
+            inv_ohi2f: Default::default(),
             inv_olo1: Default::default(),
             inv_ohi1: Default::default(),
             inv_oempty: Default::default(),
@@ -924,6 +934,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             inv_empty,
             inv_olo2,
             inv_ohi2,
+            inv_olo2f,
+            inv_ohi2f,
             inv_olo1,
             inv_ohi1,
             inv_oempty,
@@ -1309,11 +1321,11 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         self.mr_eq.next = self.ent.val().get_bits::<MR_BITS>(53) == self.inv_mr_r.q.val();
         self.k43.next = self.ent.val().get_bits::<43>(78);
         self.in_rng.next = !self.inv_oempty.q.val()
-            && (self.k43.val() <= self.inv_ohi2.q.val())
-            && ((self.k43.val() >= self.inv_olo2.q.val())
+            && (self.k43.val() <= self.inv_ohi2f.q.val())
+            && ((self.k43.val() >= self.inv_olo2f.q.val())
                 || (self.gig.val()
                     && (self.k43.val().get_bits::<34>(9)
-                        == self.inv_olo2.q.val().get_bits::<34>(9))));
+                        == self.inv_olo2f.q.val().get_bits::<34>(9))));
         self.clre.next = (self.inv_kind_r.q.val() == 0) // = INV_ALL
             || (self.mr_eq.val()
                 && ((self.inv_kind_r.q.val() == 1) // = INV_BY_MR
@@ -1358,6 +1370,10 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             }
         }
         self.ohi_m1.next = self.inv.off_hi.val() - 1;
+        if self.state.q.val() == TlbState::Run {
+            self.inv_olo2f.d.next = self.inv.off_lo.val().get_bits::<43>(21);
+            self.inv_ohi2f.d.next = self.ohi_m1.val().get_bits::<43>(21);
+        }
         if self.inv_accept.val() {
             self.inv_kind_r.d.next = self.inv.kind.val();
             self.inv_mr_r.d.next = self.inv.mr.val();
@@ -1763,8 +1779,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         // chains.
         self.kmask.next = self.fq_opn.q.val() & self.key_mask_2m.val();
         self.k43.next = self.kmask.val().get_bits::<43>(9);
-        self.rng2.next =
-            (self.k43.val() >= self.inv_olo2.q.val()) && (self.k43.val() <= self.inv_ohi2.q.val());
+        self.rng2.next = (self.k43.val() >= self.inv_olo2f.q.val())
+            && (self.k43.val() <= self.inv_ohi2f.q.val());
         self.kmask.next = self.fq_opn.q.val() & self.key_mask_1g.val();
         self.k43.next = self.kmask.val().get_bits::<43>(9);
         self.rng1.next =

@@ -252,6 +252,12 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     // it is used: acceptance is the last Run clock.
     inv_olo2f: DFF<Bits<43>>,
     inv_ohi2f: DFF<Bits<43>>,
+    // A third copy for the upper half of the 32 entries' coverage
+    // compares (the lower half takes inv_olo2 / inv_ohi2), so that no
+    // bound bit fans out to all of them; loaded whenever the state is not
+    // Inv, an enable of its own again.
+    inv_olo2g: DFF<Bits<43>>,
+    inv_ohi2g: DFF<Bits<43>>,
     inv_olo1: DFF<Bits<43>>,
     inv_ohi1: DFF<Bits<43>>,
     inv_oempty: DFF<Bit>,
@@ -516,6 +522,8 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     dlo0: Signal<Local, Bits<HUGE>>,
     cle0: Signal<Local, Bits<HUGE>>,
     cge0: Signal<Local, Bits<HUGE>>,
+    cle1: Signal<Local, Bits<HUGE>>,
+    cge1: Signal<Local, Bits<HUGE>>,
     cmr0: Signal<Local, Bits<HUGE>>,
     hneg: Signal<Local, Bits<HUGE>>,
     hvec: Signal<Local, Bits<HUGE>>,
@@ -664,6 +672,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             inv_ohi2: Default::default(),
             inv_olo2f: Default::default(),
             inv_ohi2f: Default::default(),
+            inv_olo2g: Default::default(),
+            inv_ohi2g: Default::default(),
             inv_olo1: Default::default(),
             inv_ohi1: Default::default(),
             inv_oempty: Default::default(),
@@ -835,6 +845,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             dlo0: Default::default(),
             cle0: Default::default(),
             cge0: Default::default(),
+            cle1: Default::default(),
+            cge1: Default::default(),
             cmr0: Default::default(),
             hneg: Default::default(),
             hvec: Default::default(),
@@ -936,6 +948,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             inv_ohi2,
             inv_olo2f,
             inv_ohi2f,
+            inv_olo2g,
+            inv_ohi2g,
             inv_olo1,
             inv_ohi1,
             inv_oempty,
@@ -1295,8 +1309,30 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
                             == self.inv_olo2.q.val().get_bits::<34>(9))),
             );
         }
-        self.cl_le.d.next = self.cle0.val();
-        self.cl_ge.d.next = self.cge0.val();
+        // The upper half against the g copies (the compares of the other
+        // copy that the masks leave unused are removed by synthesis).
+        self.cle1.next = 0.into();
+        self.cge1.next = 0.into();
+        for e in 0..HUGE {
+            self.ent.next = self.h_entry[e].q.val();
+            self.gig.next = self.ent.val().get_bit(121);
+            self.k43.next = self.ent.val().get_bits::<43>(78);
+            self.cle1.next = self
+                .cle1
+                .val()
+                .replace_bit(e, self.k43.val() <= self.inv_ohi2g.q.val());
+            self.cge1.next = self.cge1.val().replace_bit(
+                e,
+                (self.k43.val() >= self.inv_olo2g.q.val())
+                    || (self.gig.val()
+                        && (self.k43.val().get_bits::<34>(9)
+                            == self.inv_olo2g.q.val().get_bits::<34>(9))),
+            );
+        }
+        self.cl_le.d.next =
+            (self.cle0.val() & !self.upper_half.val()) | (self.cle1.val() & self.upper_half.val());
+        self.cl_ge.d.next =
+            (self.cge0.val() & !self.upper_half.val()) | (self.cge1.val() & self.upper_half.val());
         self.cl_mr.d.next = self.cmr0.val();
         self.clrh.next = 0.into();
         if self.inv_kind_r.q.val() == 0 {
@@ -1370,6 +1406,10 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             }
         }
         self.ohi_m1.next = self.inv.off_hi.val() - 1;
+        if self.state.q.val() != TlbState::Inv {
+            self.inv_olo2g.d.next = self.inv.off_lo.val().get_bits::<43>(21);
+            self.inv_ohi2g.d.next = self.ohi_m1.val().get_bits::<43>(21);
+        }
         if self.state.q.val() == TlbState::Run {
             self.inv_olo2f.d.next = self.inv.off_lo.val().get_bits::<43>(21);
             self.inv_ohi2f.d.next = self.ohi_m1.val().get_bits::<43>(21);

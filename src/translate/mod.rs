@@ -1167,6 +1167,7 @@ impl<
         self.tlb.lk_mr.next = self.s1_key.val().get_bits::<MR_BITS>(8);
         self.tlb.lk_va.next = self.s1.q.val().va;
         self.tlb.lk_off.next = self.mr.res_off.val();
+        self.tlb.lk_off_b.next = self.mr.res_off_b.val();
         // The fault queue's pending lookup, from c2's registers: its answer
         // (three clocks later) meets the decision at c5.
         self.s2_rq.next = self.s2.q.val().req;

@@ -145,6 +145,11 @@ pub struct MrTable<const IDX_BITS: usize> {
     /// Result stage: `va - (base_va & !0xFFF)`, wrapping 64-bit: the offset
     /// the MR's page tables are indexed with (SPEC section 3).
     pub res_off: Signal<Out, Bits<64>>,
+    /// `res_off` from a flip-flop of its own, equal to it whenever
+    /// `res_valid` is high (loaded only for a valid lookup: the enable
+    /// keeps synthesis from merging the two), for a consumer that wants
+    /// the fanout split (the TLB's huge key compares).
+    pub res_off_b: Signal<Out, Bits<64>>,
     /// Result stage: root table physical address bits 63:12.
     pub res_root: Signal<Out, Bits<52>>,
     /// Result stage: page-table levels minus one.
@@ -215,6 +220,7 @@ pub struct MrTable<const IDX_BITS: usize> {
     status_s2: DFF<Bits<3>>,
     idx_s2: DFF<Bits<IDX_BITS>>,
     off_s2: DFF<Bits<64>>,
+    off_s2b: DFF<Bits<64>>,
     root_s2: DFF<Bits<52>>,
     levels_s2: DFF<Bits<2>>,
     cross_s2: DFF<Bit>,
@@ -251,6 +257,7 @@ impl<const IDX_BITS: usize> MrTable<IDX_BITS> {
             res_status: Default::default(),
             res_mr: Default::default(),
             res_off: Default::default(),
+            res_off_b: Default::default(),
             res_root: Default::default(),
             res_levels_m1: Default::default(),
             res_cross: Default::default(),
@@ -301,6 +308,7 @@ impl<const IDX_BITS: usize> MrTable<IDX_BITS> {
             status_s2: Default::default(),
             idx_s2: Default::default(),
             off_s2: Default::default(),
+            off_s2b: Default::default(),
             root_s2: Default::default(),
             levels_s2: Default::default(),
             cross_s2: Default::default(),
@@ -342,6 +350,7 @@ impl<const IDX_BITS: usize> Logic for MrTable<IDX_BITS> {
             status_s2,
             idx_s2,
             off_s2,
+            off_s2b,
             root_s2,
             levels_s2,
             cross_s2,
@@ -498,6 +507,10 @@ impl<const IDX_BITS: usize> Logic for MrTable<IDX_BITS> {
             self.status_s2.d.next = bit_cast::<3, 1>(self.m_state_s1.q.val().get_bits::<1>(1));
         }
         self.idx_s2.d.next = self.idx_s1.q.val();
+        if self.valid_s1.q.val() {
+            self.off_s2b.d.next = (bit_cast::<64, 52>(self.off_hi.val()) << 12)
+                | bit_cast::<64, 12>(self.va_s1.q.val().get_bits::<12>(0));
+        }
         self.off_s2.d.next = (bit_cast::<64, 52>(self.off_hi.val()) << 12)
             | bit_cast::<64, 12>(self.va_s1.q.val().get_bits::<12>(0));
         self.root_s2.d.next = self.walk.read_data.val().get_bits::<52>(0);
@@ -512,6 +525,7 @@ impl<const IDX_BITS: usize> Logic for MrTable<IDX_BITS> {
         self.res_status.next = self.status_s2.q.val();
         self.res_mr.next = self.idx_s2.q.val();
         self.res_off.next = self.off_s2.q.val();
+        self.res_off_b.next = self.off_s2b.q.val();
         self.res_root.next = self.root_s2.q.val();
         self.res_levels_m1.next = self.levels_s2.q.val();
         self.res_cross.next = self.cross_s2.q.val();

@@ -157,6 +157,11 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     pub lk_va: Signal<In, Bits<64>>,
     /// `va - (base_va & !0xFFF)` of the lookup issued in the previous clock.
     pub lk_off: Signal<In, Bits<64>>,
+    /// The same value as `lk_off` whenever a lookup was issued in the
+    /// previous clock, from a flip-flop of its own: the upper half of the
+    /// huge entries compares against it, the lower half against `lk_off`,
+    /// so that no bit fans out to all of them (place and route).
+    pub lk_off_b: Signal<In, Bits<64>>,
 
     /// A lookup result is presented (clock c0+4).
     pub res_valid: Signal<Out, Bit>,
@@ -546,6 +551,9 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     fmr0: Signal<Local, Bit>,
     hv_next: Signal<Local, Bits<HUGE>>,
     sr_opn: Signal<Local, Bits<52>>,
+    sr_opnb: Signal<Local, Bits<52>>,
+    hkey1: Signal<Local, Bits<HUGE>>,
+    nm1: Signal<Local, Bit>,
     dup_oh: Signal<Local, Bits<HUGE>>,
     inv_oh: Signal<Local, Bits<HUGE>>,
     targeth_oh: Signal<Local, Bits<HUGE>>,
@@ -627,6 +635,7 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             lk_mr: Default::default(),
             lk_va: Default::default(),
             lk_off: Default::default(),
+            lk_off_b: Default::default(),
             res_valid: Default::default(),
             res_hit: Default::default(),
             res_ppn: Default::default(),
@@ -869,6 +878,9 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             fmr0: Default::default(),
             hv_next: Default::default(),
             sr_opn: Default::default(),
+            sr_opnb: Default::default(),
+            hkey1: Default::default(),
+            nm1: Default::default(),
             dup_oh: Default::default(),
             inv_oh: Default::default(),
             targeth_oh: Default::default(),
@@ -1206,6 +1218,28 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             && (self.f1_entry.q.val().get_bits::<34>(87) == self.sr_opn.val().get_bits::<34>(18))
             && (self.f1_entry.q.val().get_bit(121)
                 || (self.f1_entry.q.val().get_bits::<9>(78) == self.sr_opn.val().get_bits::<9>(9)));
+        // The same against lk_off_b, of which the upper half of the
+        // entries keeps the bits (the masks below; synthesis removes the
+        // compares they leave unused).
+        self.sr_opnb.next = self.lk_off_b.val().get_bits::<52>(12);
+        self.hkey1.next = 0.into();
+        for e in 0..HUGE {
+            self.hent0.next = self.h_entry[e].q.val();
+            self.hkey1.next = self.hkey1.val().replace_bit(
+                e,
+                (self.hent0.val().get_bits::<34>(87) == self.sr_opnb.val().get_bits::<34>(18))
+                    && (self.hent0.val().get_bit(121)
+                        || (self.hent0.val().get_bits::<9>(78)
+                            == self.sr_opnb.val().get_bits::<9>(9))),
+            );
+        }
+        self.hkey0.next = (self.hkey0.val() & !self.upper_half.val())
+            | (self.hkey1.val() & self.upper_half.val());
+        self.nm1.next = self.sr_nmr.q.val()
+            && (self.f1_entry.q.val().get_bits::<34>(87) == self.sr_opnb.val().get_bits::<34>(18))
+            && (self.f1_entry.q.val().get_bit(121)
+                || (self.f1_entry.q.val().get_bits::<9>(78)
+                    == self.sr_opnb.val().get_bits::<9>(9)));
         self.s1i_inv_kind.d.next = self.inv_kind_r.q.val();
         self.s1i_inv_lo.d.next = self.inv_lo.q.val();
         self.s1i_inv_hi.d.next = self.inv_hi.q.val();
@@ -2047,7 +2081,10 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         // is in stage R with it).
         self.mh0.next = self.sr_hpre.q.val() & self.hkey0.val() & !self.hset.val();
         if self.nm0.val() {
-            self.mh0.next = self.mh0.val() | self.hset.val();
+            self.mh0.next = self.mh0.val() | (self.hset.val() & !self.upper_half.val());
+        }
+        if self.nm1.val() {
+            self.mh0.next = self.mh0.val() | (self.hset.val() & self.upper_half.val());
         }
         self.s1_mh.d.next = self.mh0.val();
 

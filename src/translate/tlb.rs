@@ -275,8 +275,14 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     genm: DFF<Bit>,
     probe_pend: DFF<Bit>,
     // The probe in its stage 1, where its generation is in `s1_kg`
-    // (registered from the RAM: no logic behind the RAM's output).
-    pr_probe: DFF<Bit>,
+    // (registered from the RAM: no logic behind the RAM's output), split
+    // by kind a clock ahead (BY_MR: pr_mr; ALL: pr_all), and whether the
+    // global generation is at its last value (gg_full == (ggen == 0xF)),
+    // so that the wrap decision starts from registers without decoding
+    // the kind.
+    pr_mr: DFF<Bit>,
+    pr_all: DFF<Bit>,
+    gg_full: DFF<Bit>,
 
     // Stage R: the operation whose RAM read was issued in the previous
     // clock. The RAM words are only registered here: the block RAM's
@@ -690,7 +696,9 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             sweep_left: Default::default(),
             genm: Default::default(),
             probe_pend: Default::default(),
-            pr_probe: Default::default(),
+            pr_mr: Default::default(),
+            pr_all: Default::default(),
+            gg_full: Default::default(),
             sr_lk: Default::default(),
             sr_fill: Default::default(),
             sr_sweep: Default::default(),
@@ -969,7 +977,9 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             sweep_left,
             genm,
             probe_pend,
-            pr_probe,
+            pr_mr,
+            pr_all,
+            gg_full,
             ggen,
             sr_lk,
             sr_fill,
@@ -1493,26 +1503,26 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         // previous turn: the invalidation then sweeps every set instead,
         // clearing the MR's (or every) entries whatever their generation,
         // and the generation starts again from zero.
-        self.pr_probe.d.next = self.sr_probe.q.val();
+        self.pr_mr.d.next = self.sr_probe.q.val() && (self.inv_kind_r.q.val() == 1); // = INV_BY_MR
+        self.pr_all.d.next = self.sr_probe.q.val() && (self.inv_kind_r.q.val() != 1);
         self.gen_old.next = self.s1_kg.q.val().get_bits::<8>(0);
         self.mgen.write_address.next = self.inv_mr_r.q.val();
         self.mgen.write_data.next = self.gen_old.val() + 1;
         self.mgen.write_enable.next = false;
         self.gen_wrap.next = false;
-        if self.pr_probe.q.val() {
-            if self.inv_kind_r.q.val() == 1 {
-                // = INV_BY_MR
-                self.gen_wrap.next = self.gen_old.val() == 0xFF;
-                self.mgen.write_enable.next = true;
-            } else {
-                self.gen_wrap.next = self.ggen.q.val() == 0xF;
-                self.ggen.d.next = self.ggen.q.val() + 1;
-            }
-            if self.gen_wrap.val() {
-                self.sweep_left.d.next = self.sets_m1_16.val();
-                self.sweep_set.d.next = 0.into();
-                self.genm.d.next = false;
-            }
+        if self.pr_mr.q.val() {
+            self.gen_wrap.next = self.gen_old.val() == 0xFF;
+            self.mgen.write_enable.next = true;
+        }
+        if self.pr_all.q.val() {
+            self.gen_wrap.next = self.gg_full.q.val();
+            self.ggen.d.next = self.ggen.q.val() + 1;
+            self.gg_full.d.next = self.ggen.q.val() == 0xE;
+        }
+        if self.gen_wrap.val() {
+            self.sweep_left.d.next = self.sets_m1_16.val();
+            self.sweep_set.d.next = 0.into();
+            self.genm.d.next = false;
         }
         if self.rst.val() {
             self.mgen.write_enable.next = false;
@@ -2107,7 +2117,9 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.sr_clear.d.next = false;
             self.sr_last.d.next = false;
             self.sr_probe.d.next = false;
-            self.pr_probe.d.next = false;
+            self.pr_mr.d.next = false;
+            self.pr_all.d.next = false;
+            self.gg_full.d.next = false;
             self.sr_nc.d.next = false;
             self.s1_nc.d.next = false;
             self.genm.d.next = false;

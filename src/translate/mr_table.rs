@@ -210,6 +210,7 @@ pub struct MrTable<const IDX_BITS: usize> {
     // --- stage 2: every check, from registers, and the verdict ---
     m_base: Signal<Local, Bits<64>>,
     off_hi: Signal<Local, Bits<52>>,
+    off_new: Signal<Local, Bits<64>>,
     lo_ok: Signal<Local, Bit>,
     hi_ok: Signal<Local, Bit>,
     acc_ok: Signal<Local, Bit>,
@@ -298,6 +299,7 @@ impl<const IDX_BITS: usize> MrTable<IDX_BITS> {
             m_state_s1: Default::default(),
             m_base: Default::default(),
             off_hi: Default::default(),
+            off_new: Default::default(),
             lo_ok: Default::default(),
             hi_ok: Default::default(),
             acc_ok: Default::default(),
@@ -507,12 +509,12 @@ impl<const IDX_BITS: usize> Logic for MrTable<IDX_BITS> {
             self.status_s2.d.next = bit_cast::<3, 1>(self.m_state_s1.q.val().get_bits::<1>(1));
         }
         self.idx_s2.d.next = self.idx_s1.q.val();
-        if self.valid_s1.q.val() {
-            self.off_s2b.d.next = (bit_cast::<64, 52>(self.off_hi.val()) << 12)
-                | bit_cast::<64, 12>(self.va_s1.q.val().get_bits::<12>(0));
-        }
-        self.off_s2.d.next = (bit_cast::<64, 52>(self.off_hi.val()) << 12)
+        self.off_new.next = (bit_cast::<64, 52>(self.off_hi.val()) << 12)
             | bit_cast::<64, 12>(self.va_s1.q.val().get_bits::<12>(0));
+        self.off_s2.d.next = self.off_new.val();
+        if self.valid_s1.q.val() {
+            self.off_s2b.d.next = self.off_new.val();
+        }
         self.root_s2.d.next = self.walk.read_data.val().get_bits::<52>(0);
         self.levels_s2.d.next = self.walk.read_data.val().get_bits::<2>(52);
         self.cross_s2.d.next = self.cross_s1.q.val();

@@ -724,6 +724,59 @@ fn tlb_fill_just_before_a_one_step_invalidation_is_swept() {
 }
 
 #[test]
+fn tlb_fill_just_before_an_invalidation_is_checked_against_its_exact_edges() {
+    // A fill of the page at `size` (one page of its size up), accepted
+    // 0..6 clocks before a range invalidation: one of the delays issues it
+    // in the clock the invalidation is accepted, whose coverage check
+    // compares against the invalidation's inputs rather than its
+    // registers. A range ending one byte into the page covers it (the
+    // high bound is exclusive and not page aligned), and so does one
+    // starting at its last byte: the fill is dropped. A range ending at
+    // the page's base does not: the fill is installed.
+    // The fill's set (4 KiB) or the huge entries are full beforehand, so
+    // a covered fill written anyway (and swept) would have evicted one of
+    // them, which the lookups of the other pages show.
+    for delay in 0..6 {
+        for size in [SIZE_4K, SIZE_2M, SIZE_1G] {
+            let bytes = [KIB4, MIB2, GIB1][size as usize];
+            // Pages in the fill's set: 1 MiB apart (256 sets of 4 KiB);
+            // huge pages: 32 entries.
+            let (stride, n) = if size == SIZE_4K {
+                (1 << 20, 4)
+            } else {
+                (bytes, 32)
+            };
+            for (lo, hi, covered) in [
+                (bytes - 1, bytes + 1, true),
+                (bytes - 1, bytes, false),
+                (2 * bytes - 1, 2 * bytes, true),
+            ] {
+                let mut b = default_cfg();
+                let others: Vec<u64> = (1..=n).map(|j| bytes + j * stride).collect();
+                for (j, &off) in others.iter().enumerate() {
+                    b.fill(MR_A.page(off, size, 0x100 + j as u64, true));
+                }
+                b.offer_fill(MR_A.page(bytes, size, 0x77, true));
+                b.idle(delay);
+                b.inv(MR_A.range(INV_BY_MR_RANGE, lo, hi));
+                let what = format!("delay {delay}, size {size}, [{lo:#x}, {hi:#x})");
+                let kept = MR_A.hit(&mut b, bytes).is_some();
+                assert_eq!(kept, !covered, "{what}");
+                // A fill issued before the acceptance is installed, then
+                // swept; one issued with it or later is dropped when
+                // covered. Which pages are left is the reference model's
+                // verdict, checked in every clock.
+                let evicted = others
+                    .iter()
+                    .filter(|&&off| MR_A.hit(&mut b, off).is_none())
+                    .count();
+                assert!(evicted <= 1, "{what}: {evicted} pages evicted by one fill");
+            }
+        }
+    }
+}
+
+#[test]
 fn tlb_fill_stuck_in_handshake_is_taken_before_inv_done() {
     let mut b = small();
     let first = MR_A.page(0x40_0000, SIZE_4K, 0x1, true);

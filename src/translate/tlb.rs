@@ -349,6 +349,11 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     f1_4k: DFF<Bit>,
     f1_huge: DFF<Bit>,
     f1_cov: DFF<Bit>,
+    // The fill's three coverage range checks, made a clock before the
+    // fill's stage R (see `rng4`).
+    rg4_r: DFF<Bit>,
+    rg2_r: DFF<Bit>,
+    rg1_r: DFF<Bit>,
     // The invalidation as stage 1 sees it: one clock behind the
     // registers above, so that the last sweep step, in stage 1 two clocks
     // after its issue, still sees its own invalidation when the next one
@@ -543,6 +548,11 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     kmask: Signal<Local, Bits<52>>,
     rng2: Signal<Local, Bit>,
     rng4: Signal<Local, Bit>,
+    rng4i: Signal<Local, Bit>,
+    rng2i: Signal<Local, Bit>,
+    rng1i: Signal<Local, Bit>,
+    ilo43: Signal<Local, Bits<43>>,
+    ihi43: Signal<Local, Bits<43>>,
     eff_root: Signal<Local, Bit>,
     hv_oh: Signal<Local, Bits<HUGE>>,
     hv_sub: Signal<Local, Bits<HUGE>>,
@@ -731,6 +741,9 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             f1_4k: Default::default(),
             f1_huge: Default::default(),
             f1_cov: Default::default(),
+            rg4_r: Default::default(),
+            rg2_r: Default::default(),
+            rg1_r: Default::default(),
             s1i_inv_kind: Default::default(),
             s1i_inv_lo: Default::default(),
             s1i_inv_hi: Default::default(),
@@ -872,6 +885,11 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             kmask: Default::default(),
             rng2: Default::default(),
             rng4: Default::default(),
+            rng4i: Default::default(),
+            rng2i: Default::default(),
+            rng1i: Default::default(),
+            ilo43: Default::default(),
+            ihi43: Default::default(),
             eff_root: Default::default(),
             hv_oh: Default::default(),
             hv_sub: Default::default(),
@@ -1012,6 +1030,9 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             f1_4k,
             f1_huge,
             f1_cov,
+            rg4_r,
+            rg2_r,
+            rg1_r,
             s1i_inv_kind,
             s1i_inv_lo,
             s1i_inv_hi,
@@ -1860,22 +1881,55 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         // sweep, applied to the fill's key).
         // The three range checks side by side from registers, the size
         // choosing after them: no mux in front of the comparators' carry
-        // chains.
+        // chains. They are made a clock ahead of the fill's stage R and
+        // registered (rg4_r, rg2_r, rg1_r): the fill's key cannot change
+        // in between (the holding register is full from the clock the fill
+        // is issued), and the coverage only counts when stage R is in the
+        // Inv state. In Inv the bounds registers hold, so the checks
+        // compare against them; in Run the next clock is Inv only by
+        // accepting the invalidation on the inputs now, so the checks
+        // compare against the inputs. The inputs' high bounds are
+        // exclusive: k <= (hi - 1) >> n is k < hi >> n, or k == hi >> n
+        // with low bits of hi set (hi == 0 differs, but then the range is
+        // empty and the check is not used).
         self.kmask.next = self.fq_opn.q.val() & self.key_mask_2m.val();
         self.k43.next = self.kmask.val().get_bits::<43>(9);
         self.rng2.next = (self.k43.val() >= self.inv_olo2f.q.val())
             && (self.k43.val() <= self.inv_ohi2f.q.val());
+        self.ilo43.next = self.inv.off_lo.val().get_bits::<43>(21);
+        self.ihi43.next = self.inv.off_hi.val().get_bits::<43>(21);
+        self.rng2i.next = (self.k43.val() >= self.ilo43.val())
+            && ((self.k43.val() < self.ihi43.val())
+                || ((self.k43.val() == self.ihi43.val())
+                    && self.inv.off_hi.val().get_bits::<21>(0).any()));
         self.kmask.next = self.fq_opn.q.val() & self.key_mask_1g.val();
         self.k43.next = self.kmask.val().get_bits::<43>(9);
         self.rng1.next =
             (self.k43.val() >= self.inv_olo1.q.val()) && (self.k43.val() <= self.inv_ohi1.q.val());
+        self.ilo43.next = bit_cast::<43, 34>(self.inv.off_lo.val().get_bits::<34>(30)) << 9;
+        self.ihi43.next = bit_cast::<43, 34>(self.inv.off_hi.val().get_bits::<34>(30)) << 9;
+        self.rng1i.next = (self.k43.val() >= self.ilo43.val())
+            && ((self.k43.val() < self.ihi43.val())
+                || ((self.k43.val() == self.ihi43.val())
+                    && self.inv.off_hi.val().get_bits::<30>(0).any()));
         self.rng4.next = (self.fq_vpn.q.val() >= self.inv_lo.q.val())
             && (self.fq_vpn.q.val() <= self.inv_hi.q.val());
-        self.in_rng.next = !self.inv_empty.q.val() && self.rng4.val();
+        self.rng4i.next = (self.fq_vpn.q.val() >= self.lo_pn.val())
+            && ((self.fq_vpn.q.val() < self.hi_pn0.val())
+                || ((self.fq_vpn.q.val() == self.hi_pn0.val()) && !self.hi_page0.val()));
+        self.rg4_r.d.next = self.rng4.val();
+        self.rg2_r.d.next = self.rng2.val();
+        self.rg1_r.d.next = self.rng1.val();
+        if self.state.q.val() == TlbState::Run {
+            self.rg4_r.d.next = self.rng4i.val();
+            self.rg2_r.d.next = self.rng2i.val();
+            self.rg1_r.d.next = self.rng1i.val();
+        }
+        self.in_rng.next = !self.inv_empty.q.val() && self.rg4_r.q.val();
         if self.fill_huge.val() {
-            self.in_rng.next = !self.inv_oempty.q.val() && self.rng2.val();
+            self.in_rng.next = !self.inv_oempty.q.val() && self.rg2_r.q.val();
             if self.fill_gig.val() {
-                self.in_rng.next = !self.inv_oempty.q.val() && self.rng1.val();
+                self.in_rng.next = !self.inv_oempty.q.val() && self.rg1_r.q.val();
             }
         }
         self.fill_cov.next = (self.state.q.val() == TlbState::Inv)

@@ -97,6 +97,10 @@ pub struct PnrReport {
     /// core's own logic (its module name), or `wrapper`; LUTs that Yosys's
     /// ABC renamed are placed by the net they drive.
     pub paths_by_block: Vec<String>,
+    /// After [`pnr_placed`] only (nextpnr writes no timing path before
+    /// routing): the nets that reach farthest across the placed chip, as
+    /// [`long_nets`] lists them. Empty after a routed run.
+    pub long_nets: Vec<String>,
     /// The ECP5 bitstream of the wrapped design (`build/pnr/<top>/<top>.bit`);
     /// empty after [`pnr_placed`], which does not route.
     pub bitstream: PathBuf,
@@ -163,12 +167,13 @@ pub fn pnr(
     )
 }
 
-/// [`pnr`] without routing (`nextpnr --no-route`): the Fmax and critical
-/// paths are nextpnr's estimate after placement, which takes a fraction of
-/// the time and is pessimistic (routed results have come out 25 to 35 %
-/// higher on this project's blocks). For finding the long paths of a
-/// block quickly; the routed [`pnr`] is the measurement. Writes no
-/// bitstream.
+/// [`pnr`] without routing (`nextpnr --no-route`): the Fmax is nextpnr's
+/// estimate after placement, which takes a fraction of the time and is
+/// pessimistic (routed results have come out 25 to 35 % higher on this
+/// project's blocks). nextpnr reports no path before routing; the report's
+/// [`PnrReport::long_nets`] lists the nets that reach farthest instead.
+/// For finding what stretches a block quickly; the routed [`pnr`] is the
+/// measurement. Writes no bitstream.
 pub fn pnr_placed(
     verilog: &Path,
     top: &str,
@@ -721,7 +726,9 @@ fn pnr_in(
     nextpnr.args(["--report", "report.json", "--textcfg", "out.config"]);
     nextpnr.arg("--timing-allow-fail");
     if !route {
-        nextpnr.arg("--no-route");
+        // The placed netlist, for the long-net list (stale one removed).
+        remove_stale(&dir.join("placed.json"))?;
+        nextpnr.args(["--no-route", "--write", "placed.json"]);
     }
     eprintln!(
         "[{}] nextpnr-ecp5 --seed {seed} on {wrapper_top} (log: {})",
@@ -733,6 +740,7 @@ fn pnr_in(
     let report_path = dir.join("report.json");
     let report_text = std::fs::read_to_string(&report_path)
         .map_err(|e| format!("nextpnr-ecp5 wrote no {}: {e}", report_path.display()))?;
+    let mut long = Vec::new();
     let PnrNumbers {
         fmax_mhz,
         target_mhz,
@@ -754,12 +762,15 @@ fn pnr_in(
         // The utilisation is in the report after placement already.
         let report: Report =
             serde_json::from_str(&report_text).map_err(|e| format!("report.json: {e}"))?;
+        let placed = std::fs::read_to_string(dir.join("placed.json"))
+            .map_err(|e| format!("nextpnr-ecp5 wrote no placed.json: {e}"))?;
+        long = long_nets(&placed, top, LONG_NETS)?;
         PnrNumbers {
             fmax_mhz,
             target_mhz,
             utilisation: utilisation_summary(&report),
             cells: cell_counts(&report),
-            critical_path: "(not routed: no path report)".into(),
+            critical_path: "(not routed: no path report; the longest nets below)".into(),
             paths_by_block: Vec::new(),
         }
     };
@@ -781,8 +792,140 @@ fn pnr_in(
         cells,
         critical_path,
         paths_by_block,
+        long_nets: long,
         bitstream,
     })
+}
+
+/// How many nets [`pnr_placed`] lists.
+const LONG_NETS: usize = 40;
+
+/// The nextpnr `--write` JSON, the parts [`long_nets`] reads.
+#[derive(Deserialize)]
+struct Placed {
+    modules: BTreeMap<String, PlacedModule>,
+}
+
+#[derive(Deserialize)]
+struct PlacedModule {
+    #[serde(default)]
+    cells: BTreeMap<String, PlacedCell>,
+    #[serde(default)]
+    netnames: BTreeMap<String, PlacedNet>,
+}
+
+#[derive(Deserialize)]
+struct PlacedCell {
+    #[serde(default)]
+    attributes: BTreeMap<String, serde_json::Value>,
+    #[serde(default)]
+    port_directions: BTreeMap<String, String>,
+    #[serde(default)]
+    connections: BTreeMap<String, Vec<serde_json::Value>>,
+}
+
+#[derive(Deserialize)]
+struct PlacedNet {
+    bits: Vec<serde_json::Value>,
+}
+
+/// The `n` nets of a placed design (nextpnr-ecp5 `--write` JSON) whose
+/// farthest sink lies farthest from the driver, in tiles (Manhattan
+/// distance between `NEXTPNR_BEL` locations), worst first, each as
+/// `distance tiles, fanout N: net [driver block -> sink blocks]`.
+///
+/// Before routing nextpnr reports an Fmax estimate but no path; a long
+/// net is where the estimate's delay comes from (routing is most of every
+/// path in this project's routed reports), and the net's name and blocks
+/// say which logic to replicate, register or move. Clock and constant
+/// nets (nextpnr's `$glbnet` and `$PACKER` names) are left out. Blocks are
+/// named as in [`PnrReport::paths_by_block`]; a net Yosys named (`$abc$`)
+/// is named after its driver cell.
+pub fn long_nets(placed_json: &str, top: &str, n: usize) -> Result<Vec<String>, String> {
+    let placed: Placed =
+        serde_json::from_str(placed_json).map_err(|e| format!("placed.json: {e}"))?;
+    let module = placed
+        .modules
+        .values()
+        .max_by_key(|m| m.cells.len())
+        .ok_or("placed.json: no module")?;
+    // Bit number -> driver (cell, x, y) and sinks.
+    let mut driver: BTreeMap<u64, (&str, i64, i64)> = BTreeMap::new();
+    let mut sinks: BTreeMap<u64, Vec<(&str, i64, i64)>> = BTreeMap::new();
+    for (name, cell) in &module.cells {
+        let Some(bel) = cell.attributes.get("NEXTPNR_BEL").and_then(|b| b.as_str()) else {
+            continue;
+        };
+        let Some((x, y)) = bel_xy(bel) else {
+            continue;
+        };
+        for (port, bits) in &cell.connections {
+            let output = cell.port_directions.get(port).map(String::as_str) == Some("output");
+            for bit in bits.iter().filter_map(serde_json::Value::as_u64) {
+                if output {
+                    driver.insert(bit, (name, x, y));
+                } else {
+                    sinks.entry(bit).or_default().push((name, x, y));
+                }
+            }
+        }
+    }
+    // The shortest name of each bit: the one the design gave it.
+    let mut names: BTreeMap<u64, String> = BTreeMap::new();
+    for (name, net) in &module.netnames {
+        for (i, bit) in net.bits.iter().enumerate() {
+            let Some(bit) = bit.as_u64() else { continue };
+            let full = if net.bits.len() > 1 {
+                format!("{name}[{i}]")
+            } else {
+                name.clone()
+            };
+            let better = names.get(&bit).is_none_or(|old| full.len() < old.len());
+            if better {
+                names.insert(bit, full);
+            }
+        }
+    }
+    let mut rows: Vec<(i64, usize, String)> = Vec::new();
+    for (bit, &(dname, dx, dy)) in &driver {
+        let Some(to) = sinks.get(bit) else { continue };
+        let name = names.get(bit).cloned().unwrap_or_else(|| dname.to_string());
+        if name.starts_with("$glbnet") || name.starts_with("$PACKER") {
+            continue;
+        }
+        let far = to
+            .iter()
+            .map(|&(_, x, y)| (x - dx).abs() + (y - dy).abs())
+            .max()
+            .unwrap_or(0);
+        let from = block_of(dname, top).unwrap_or_else(|| "?".into());
+        let mut blocks: Vec<String> = to
+            .iter()
+            .filter_map(|&(c, _, _)| block_of(c, top))
+            .collect();
+        blocks.sort();
+        blocks.dedup();
+        let shown = if name.starts_with('$') { dname } else { &name };
+        rows.push((
+            far,
+            to.len(),
+            format!(
+                "{far} tiles, fanout {}: {shown} [{from} -> {}]",
+                to.len(),
+                blocks.join(", ")
+            ),
+        ));
+    }
+    rows.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
+    Ok(rows.into_iter().take(n).map(|r| r.2).collect())
+}
+
+/// `X12/Y34/SLICEA` -> (12, 34).
+fn bel_xy(bel: &str) -> Option<(i64, i64)> {
+    let mut parts = bel.split('/');
+    let x = parts.next()?.strip_prefix('X')?.parse().ok()?;
+    let y = parts.next()?.strip_prefix('Y')?.parse().ok()?;
+    Some((x, y))
 }
 
 /// What [`bitstream`] built.
@@ -1375,6 +1518,58 @@ fn summarise_path(steps: &[Step]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_nets_ranks_nets_by_farthest_sink_and_names_their_blocks() {
+        // A TLB flip-flop at (10, 10) drives a LUT beside it and one of the
+        // translator's 40 tiles away; a wrapper net spans 3 tiles; the clock
+        // spans 100 and is left out; an unplaced cell counts for nothing.
+        let placed = r#"{"modules": {"translator_fmax_wrap": {
+            "cells": {
+                "core.tlb.hit$q_TRELLIS_FF_Q": {"attributes": {"NEXTPNR_BEL": "X10/Y10/FF0"},
+                    "port_directions": {"Q": "output", "CLK": "input"},
+                    "connections": {"Q": [5], "CLK": [2]}},
+                "core.tlb.near_LUT4": {"attributes": {"NEXTPNR_BEL": "X11/Y10/SLICEA"},
+                    "port_directions": {"A": "input", "Z": "output"},
+                    "connections": {"A": [5], "Z": [6]}},
+                "core.c5_fv_LUT4": {"attributes": {"NEXTPNR_BEL": "X30/Y30/SLICEB"},
+                    "port_directions": {"A": "input", "B": "input", "Z": "output"},
+                    "connections": {"A": [5], "B": [6], "Z": [7]}},
+                "in_sr_TRELLIS_FF_Q": {"attributes": {"NEXTPNR_BEL": "X1/Y1/FF0"},
+                    "port_directions": {"Q": "output", "CLK": "input"},
+                    "connections": {"Q": [8], "CLK": [2]}},
+                "out_cap_TRELLIS_FF_Q": {"attributes": {"NEXTPNR_BEL": "X2/Y3/FF0"},
+                    "port_directions": {"DI": "input", "CLK": "input"},
+                    "connections": {"DI": [8], "CLK": [2]}},
+                "clkbuf": {"attributes": {"NEXTPNR_BEL": "X0/Y0/DCC"},
+                    "port_directions": {"CLKO": "output"},
+                    "connections": {"CLKO": [2]}},
+                "far_sink": {"attributes": {"NEXTPNR_BEL": "X100/Y0/FF0"},
+                    "port_directions": {"CLK": "input", "DI": "input"},
+                    "connections": {"CLK": [2], "DI": ["0"]}},
+                "unplaced": {"attributes": {},
+                    "port_directions": {"A": "input"},
+                    "connections": {"A": [5]}}
+            },
+            "netnames": {
+                "core.tlb.hit": {"bits": [5]},
+                "$abc$123$n6": {"bits": [6]},
+                "core.c5_fv": {"bits": [7]},
+                "in_sr": {"bits": [8, "0"]},
+                "$glbnet$clk": {"bits": [2]}
+            }}}}"#;
+        let got = long_nets(placed, "translator", 10).expect("parses");
+        assert_eq!(
+            got,
+            vec![
+                "40 tiles, fanout 2: core.tlb.hit [tlb -> tlb, translator]".to_string(),
+                "39 tiles, fanout 1: core.tlb.near_LUT4 [tlb -> translator]".to_string(),
+                "3 tiles, fanout 1: in_sr[0] [wrapper -> wrapper]".to_string(),
+            ]
+        );
+        assert_eq!(long_nets(placed, "translator", 1).expect("parses").len(), 1);
+        assert!(long_nets("{", "translator", 1).is_err());
+    }
 
     #[test]
     fn record_json_keeps_the_other_designs_and_replaces_its_own() {

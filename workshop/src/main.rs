@@ -353,7 +353,8 @@ enum Command {
         #[arg(long, num_args = 1.., default_values_t = [1])]
         seed: Vec<u64>,
         /// Place only (nextpnr --no-route): a quick, pessimistic Fmax
-        /// estimate and its critical paths, no bitstream
+        /// estimate and the nets that reach farthest across the chip
+        /// (nextpnr reports no path before routing), no bitstream
         #[arg(long)]
         no_route: bool,
     },
@@ -518,6 +519,14 @@ fn run(cli: Cli) -> Result<(), String> {
                 if !r.paths_by_block.is_empty() {
                     println!("critical paths by block (start block -> end block):");
                     for line in &r.paths_by_block {
+                        println!("  {line}");
+                    }
+                }
+                if !r.long_nets.is_empty() {
+                    println!(
+                        "longest nets after placement (farthest sink from the driver, in tiles):"
+                    );
+                    for line in &r.long_nets {
                         println!("  {line}");
                     }
                 }

@@ -859,4 +859,21 @@ fn synth_and_pnr_record_their_numbers_per_design_in_build_json() {
     let luts = &runs[0]["cells"]["TRELLIS_COMB"];
     assert!(luts["used"].as_u64().unwrap() > 100, "{pnr}");
     assert_eq!(luts["available"], 83640, "{pnr}");
+    // Without routing there is no path report: the nets that reach
+    // farthest stand in, printed and recorded per seed.
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("longest nets after placement"),
+        "{}",
+        printed(&out)
+    );
+    for run in runs {
+        let nets = run["long_nets"].as_array().expect("long_nets");
+        assert!(!nets.is_empty(), "{pnr}");
+        assert!(
+            nets.iter()
+                .all(|n| n.as_str().is_some_and(|n| n.contains(" tiles, fanout "))),
+            "{pnr}"
+        );
+    }
 }

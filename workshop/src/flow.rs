@@ -710,7 +710,7 @@ fn pnr_in(
     write_file(&dir.join(lpf), &lpf_text)?;
 
     let bit = format!("{top}.bit");
-    for stale in ["report.json", "out.config", bit.as_str()] {
+    for stale in ["report.json", "out.config", "placed.json", bit.as_str()] {
         remove_stale(&dir.join(stale))?;
     }
     let started = std::time::Instant::now();
@@ -726,8 +726,7 @@ fn pnr_in(
     nextpnr.args(["--report", "report.json", "--textcfg", "out.config"]);
     nextpnr.arg("--timing-allow-fail");
     if !route {
-        // The placed netlist, for the long-net list (stale one removed).
-        remove_stale(&dir.join("placed.json"))?;
+        // The placed netlist, for the long-net list.
         nextpnr.args(["--no-route", "--write", "placed.json"]);
     }
     eprintln!(
@@ -740,7 +739,6 @@ fn pnr_in(
     let report_path = dir.join("report.json");
     let report_text = std::fs::read_to_string(&report_path)
         .map_err(|e| format!("nextpnr-ecp5 wrote no {}: {e}", report_path.display()))?;
-    let mut long = Vec::new();
     let PnrNumbers {
         fmax_mhz,
         target_mhz,
@@ -762,9 +760,6 @@ fn pnr_in(
         // The utilisation is in the report after placement already.
         let report: Report =
             serde_json::from_str(&report_text).map_err(|e| format!("report.json: {e}"))?;
-        let placed = std::fs::read_to_string(dir.join("placed.json"))
-            .map_err(|e| format!("nextpnr-ecp5 wrote no placed.json: {e}"))?;
-        long = long_nets(&placed, top, LONG_NETS)?;
         PnrNumbers {
             fmax_mhz,
             target_mhz,
@@ -775,6 +770,13 @@ fn pnr_in(
         }
     };
 
+    let long_nets = if route {
+        Vec::new()
+    } else {
+        let placed = std::fs::read_to_string(dir.join("placed.json"))
+            .map_err(|e| format!("nextpnr-ecp5 wrote no placed.json: {e}"))?;
+        long_nets(&placed, top, LONG_NETS)?
+    };
     let bitstream = if route {
         let mut ecppack = tools::command("yowasp-ecppack")?;
         ecppack.current_dir(dir).args(["out.config", &bit]);
@@ -792,7 +794,7 @@ fn pnr_in(
         cells,
         critical_path,
         paths_by_block,
-        long_nets: long,
+        long_nets,
         bitstream,
     })
 }

@@ -1,12 +1,12 @@
-//! The small shared blocks of `src/common/`: the register FIFO against a
+//! The small shared blocks of `src/common/`: the small FIFO against a
 //! `VecDeque` and the lowest-set-bit tree against `trailing_zeros` (and
 //! `leading_zeros` for its highest-bit mode), through the harness's one DUT contract (the same stimulus on
 //! the Verilated Verilog, the rust-hdl model, and both in lockstep).
 
 use std::collections::VecDeque;
 
+use odp_mmu::common::fifo::SmallFifo;
 use odp_mmu::common::lowest::LowestSet;
-use odp_mmu::common::reg_fifo::RegFifo;
 use odp_mmu_workshop::harness::checks::assert_synthesizable;
 use odp_mmu_workshop::harness::dut::{Dut, Rhdl};
 use odp_mmu_workshop::harness::lockstep::Lockstep;
@@ -17,7 +17,7 @@ use rand::{Rng, SeedableRng};
 use rust_hdl::prelude::*;
 
 /// A 4-deep FIFO of 16-bit words.
-type Fifo = RegFifo<Bits<16>, 4, 2, 3>;
+type Fifo = SmallFifo<Bits<16>, 4, 2, 3>;
 const DEPTH: usize = 4;
 
 odp_mmu_workshop::port_map!(FifoPorts for Fifo {
@@ -29,7 +29,7 @@ odp_mmu_workshop::port_map!(FifoPorts for Fifo {
 fn verilog() -> String {
     let mut uut = Fifo::default();
     uut.connect_all();
-    odp_mmu::verilog::generate(&uut, "reg_fifo")
+    odp_mmu::verilog::generate(&uut, "small_fifo")
 }
 
 /// `clocks` clocks of random pushes and pops (with random data) against a
@@ -78,13 +78,13 @@ fn random_run(d: &mut dyn Dut, seed: u64, clocks: u64) -> (u64, u64, u64) {
 }
 
 #[test]
-fn reg_fifo_is_synthesizable() {
-    assert_synthesizable(&verilog(), "reg_fifo");
+fn small_fifo_is_synthesizable() {
+    assert_synthesizable(&verilog(), "small_fifo");
 }
 
 #[test]
-fn reg_fifo_random_verilated_against_a_deque() {
-    let mut d = Verilated::of_block(&mut Fifo::default(), "reg_fifo");
+fn small_fifo_random_verilated_against_a_deque() {
+    let mut d = Verilated::of_block(&mut Fifo::default(), "small_fifo");
     let (pushes, pops, refused) = random_run(&mut d, seed(), 20_000 * harness::scale());
     assert!(
         pushes > 5_000 && pops > 5_000 && refused > 100,
@@ -93,15 +93,15 @@ fn reg_fifo_random_verilated_against_a_deque() {
 }
 
 #[test]
-fn reg_fifo_random_rust_hdl_against_a_deque() {
+fn small_fifo_random_rust_hdl_against_a_deque() {
     let mut d = Rhdl::<FifoPorts>::new(Fifo::default());
     let (_, _, refused) = random_run(&mut d, seed(), 2_000);
     assert!(refused > 0, "weak stimulus: the FIFO never filled");
 }
 
 #[test]
-fn reg_fifo_random_lockstep() {
-    let mut d = Lockstep::of::<FifoPorts>(Fifo::default(), "reg_fifo");
+fn small_fifo_random_lockstep() {
+    let mut d = Lockstep::of::<FifoPorts>(Fifo::default(), "small_fifo");
     random_run(&mut d, seed(), 2_000);
     assert_eq!(d.clock(), 2_001);
 }

@@ -4,7 +4,7 @@ use rust_hdl::prelude::*;
 
 use crate::board::interfaces::{AxiLiteMaster, MemPortOut, NakIn, WakeIn, XReqOut, XRspIn};
 use crate::board::uart::{UartRx, UartTx};
-use crate::common::reg_fifo::RegFifo;
+use crate::common::fifo::SmallFifo;
 
 /// The protocol version [`cmd::STATUS`] reports (byte 0 of its record).
 pub const VERSION: u8 = 1;
@@ -195,10 +195,10 @@ pub struct UartBridge {
     pub nak_waiting: Signal<Out, Bit>,
     urx: UartRx,
     utx: UartTx,
-    rx_fifo: RegFifo<Bits<8>, 16, 4, 5>,
-    rsp_fifo: RegFifo<Bits<112>, 8, 3, 4>,
-    nak_fifo: RegFifo<Bits<152>, 8, 3, 4>,
-    wake_fifo: RegFifo<Bits<24>, 8, 3, 4>,
+    rx_fifo: SmallFifo<Bits<8>, 16, 4, 5>,
+    rsp_fifo: SmallFifo<Bits<112>, 8, 3, 4>,
+    nak_fifo: SmallFifo<Bits<152>, 8, 3, 4>,
+    wake_fifo: SmallFifo<Bits<24>, 8, 3, 4>,
     /// Bytes of board memory: the end a MEM access may reach.
     mem_bytes: Constant<Bits<33>>,
     state: DFF<BridgeState>,

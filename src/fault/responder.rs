@@ -4,8 +4,8 @@
 //! NAKs the answers call for.
 #![doc = include_str!("../../docs/responder.md")]
 
+use crate::common::fifo::SmallFifo;
 use crate::common::interfaces::NakOut;
-use crate::common::reg_fifo::RegFifo;
 use crate::spec::aeth;
 use rust_hdl::prelude::*;
 
@@ -199,7 +199,7 @@ pub struct QpResponder<const QP_BITS: usize> {
     lw_v: DFF<Bit>,
     lw_idx: DFF<Bits<QP_BITS>>,
     lw_st: DFF<Bits<32>>,
-    nak_fifo: RegFifo<Bits<NAK_BITS>, NAK_FIFO_DEPTH, 4, 5>,
+    nak_fifo: SmallFifo<Bits<NAK_BITS>, NAK_FIFO_DEPTH, 4, 5>,
     nak_word: Signal<Local, Bits<NAK_BITS>>,
 }
 

@@ -6,11 +6,11 @@ pub mod walker;
 
 use rust_hdl::prelude::*;
 
+use crate::common::fifo::SmallFifo;
 use crate::common::interfaces::{
     AxiReadMaster, InvalidateIn, MrStateIn, MrWriteIn, XReqIn, XRspOut,
 };
 use crate::common::lowest::LowestSet;
-use crate::common::reg_fifo::RegFifo;
 use crate::translate::mr_table::MrTable;
 use crate::translate::tlb::Tlb;
 use crate::translate::walker::Walker;
@@ -123,12 +123,12 @@ pub struct XRsp {
 
 /// Output FIFO: 8 responses; a lookup issues only while 6 are free, which
 /// covers every lookup in flight (c1 to c5 and the one issuing).
-type OutFifo = RegFifo<XRsp, 8, 3, 4>;
+type OutFifo = SmallFifo<XRsp, 8, 3, 4>;
 
 /// Fault-report FIFO: 4 reports. A decision answers RNR / STALL for a
 /// missing or pending page only while the FIFO has room for its report
 /// (counting the one in c6); otherwise the request parks and replays.
-type FltFifo = RegFifo<FltRec, 4, 2, 3>;
+type FltFifo = SmallFifo<FltRec, 4, 2, 3>;
 
 /// The translation path. Parameters:
 ///
@@ -1183,7 +1183,6 @@ impl<
         self.m_qlk_psn.next = self.s2_rq.val().psn;
         self.m_qlk_remote.next = !self.s2_rq.val().op.get_bit(1);
 
-        // c1 keeps its payload while idle: a delayed B half still reads it.
         self.c0_st.next.replay = self.c0_replay.val();
         self.c0_st.next.slot = bit_cast::<8, SLOT_BITS>(self.c0_slot.val());
         self.c0_st.next.half = self.c0_half.val();
@@ -1194,9 +1193,18 @@ impl<
         if self.b_pend.q.val() {
             self.c0_st.next.epoch = self.s1.q.val().epoch;
         }
+        // c1's payload loads every clock (its valid bit says whether it
+        // holds a lookup), except while a B half is pending: then it keeps
+        // the A half, which B's c0 reads, and takes only B's page and half
+        // bit when B issues (its other fields are A's). So the enable of its
+        // few hundred bits is a register, not the issue decision.
         self.s1_valid.d.next = self.c0_valid.val();
-        if self.c0_valid.val() {
+        if !self.b_pend.q.val() {
             self.s1.d.next = self.c0_st.val();
+        }
+        if self.b_pend.q.val() & self.c0_valid.val() {
+            self.s1.d.next.half = true;
+            self.s1.d.next.va = self.c0_va.val();
         }
         self.s2_valid.d.next = self.s1_valid.q.val();
         self.s2.d.next = self.s1.q.val();

@@ -3,6 +3,7 @@
 use rust_hdl::prelude::*;
 
 use crate::common::interfaces::{MrStateIn, MrWriteIn};
+use crate::common::lut_ram::LutRam;
 
 /// Verdict on `res_status` besides the SPEC's [`status::OK`](crate::spec::status::OK) and
 /// [`status::ACCESS_ERR`](crate::spec::status::ACCESS_ERR): every check passes but the MR is SUSPENDED. The
@@ -532,71 +533,6 @@ impl<const IDX_BITS: usize> Logic for MrTable<IDX_BITS> {
         self.res_levels_m1.next = self.levels_s2.q.val();
         self.res_cross.next = self.cross_s2.q.val();
         self.res_end.next = self.end_s2.q.val();
-    }
-}
-
-/// Distributed RAM: one write port (at the clock edge), one asynchronous
-/// read port. Synthesis maps it to LUT RAM (`ram_style = "distributed"`:
-/// ECP5 `TRELLIS_DPR16X4`, UltraScale+ `RAM64M8` / `RAM256X1D`), also when
-/// the read address comes from a register, which would otherwise let Yosys
-/// turn it into block RAM with the slow clock-to-out this block avoids.
-/// A read of the entry being written shows the old value until the edge.
-#[derive(LogicBlock)]
-struct LutRam<D: Synth, const N: usize> {
-    clock: Signal<In, Clock>,
-    read_address: Signal<In, Bits<N>>,
-    read_data: Signal<Out, D>,
-    write_address: Signal<In, Bits<N>>,
-    write_data: Signal<In, D>,
-    write_enable: Signal<In, Bit>,
-    _mem: Vec<D>,
-}
-
-impl<D: Synth, const N: usize> Default for LutRam<D, N> {
-    fn default() -> Self {
-        Self {
-            clock: Default::default(),
-            read_address: Default::default(),
-            read_data: Default::default(),
-            write_address: Default::default(),
-            write_data: Default::default(),
-            write_enable: Default::default(),
-            _mem: vec![D::default(); 1 << N],
-        }
-    }
-}
-
-impl<D: Synth, const N: usize> Logic for LutRam<D, N> {
-    fn update(&mut self) {
-        if self.clock.pos_edge() && self.write_enable.val() {
-            self._mem[self.write_address.val().index()] = self.write_data.val();
-        }
-        self.read_data.next = self._mem[self.read_address.val().index()];
-    }
-
-    fn connect(&mut self) {
-        self.read_data.connect();
-    }
-
-    fn hdl(&self) -> Verilog {
-        Verilog::Custom(format!(
-            "\
-(* ram_style = \"distributed\" *)
-reg [{msb}:0] mem[0:{last}];
-
-always @(posedge clock) begin
-   if (write_enable) begin
-      mem[write_address] <= write_data;
-   end
-end
-
-always @(*) begin
-   read_data = mem[read_address];
-end
-",
-            msb = D::BITS - 1,
-            last = (1usize << N) - 1
-        ))
     }
 }
 

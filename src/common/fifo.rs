@@ -1,11 +1,18 @@
-//! A small first-word-fall-through FIFO in registers.
+//! A small first-word-fall-through FIFO: entries in LUT RAM, pointers and
+//! count in registers.
 //!
 //! rust-hdl's `SynchronousFIFO` reads through a block RAM and shows a written
 //! word two clocks later; response paths with a latency budget need the word
-//! on the output the clock after it is written. Entries live in flip-flops, so
-//! keep `DEPTH` small (2..=16).
+//! on the output the clock after it is written. The entries live in
+//! distributed RAM ([`LutRam`]): one write port, so a push drives the write
+//! data, the write pointer and one enable, not an enable for every entry bit,
+//! and the output is the RAM's asynchronous read at the read pointer, a LUT's
+//! delay, not a multiplexer over `DEPTH` words of flip-flops. `DEPTH` is
+//! 2..=16 (one ECP5 `TRELLIS_DPR16X4` is 16 deep).
 
 use rust_hdl::prelude::*;
+
+use crate::common::lut_ram::LutRam;
 
 /// FWFT FIFO of `DEPTH` = 2^`PTR_BITS` entries of `D`.
 ///
@@ -15,14 +22,14 @@ use rust_hdl::prelude::*;
 /// - `data_out` is the oldest entry while `!empty`; `pop` removes it;
 /// - `count` is the number of entries (registered);
 /// - a push and a pop in the same clock are both honoured unless the FIFO
-///   is full. The write enables do not depend on `pop`, so a consumer's
+///   is full. The write enable does not depend on `pop`, so a consumer's
 ///   `ready` (which decides `pop`) reaches only the read pointer and the
-///   count, not the enables of every entry.
+///   count, not the RAM's write port.
 ///
 /// Latency: a word pushed at a rising edge is on `data_out` after that edge.
 /// `rst` (synchronous) empties the FIFO.
 #[derive(LogicBlock)]
-pub struct RegFifo<D: Synth, const DEPTH: usize, const PTR_BITS: usize, const CNT_BITS: usize> {
+pub struct SmallFifo<D: Synth, const DEPTH: usize, const PTR_BITS: usize, const CNT_BITS: usize> {
     /// Clock.
     pub clock: Signal<In, Clock>,
     /// Synchronous reset: empties the FIFO.
@@ -43,7 +50,7 @@ pub struct RegFifo<D: Synth, const DEPTH: usize, const PTR_BITS: usize, const CN
     pub count: Signal<Out, Bits<CNT_BITS>>,
     /// A push was refused because the FIFO was full.
     pub overflow: Signal<Out, Bit>,
-    slots: [DFF<D>; DEPTH],
+    slots: LutRam<D, PTR_BITS>,
     rd: DFF<Bits<PTR_BITS>>,
     wr: DFF<Bits<PTR_BITS>>,
     cnt: DFF<Bits<CNT_BITS>>,
@@ -53,22 +60,22 @@ pub struct RegFifo<D: Synth, const DEPTH: usize, const PTR_BITS: usize, const CN
 }
 
 impl<D: Synth, const DEPTH: usize, const PTR_BITS: usize, const CNT_BITS: usize> Default
-    for RegFifo<D, DEPTH, PTR_BITS, CNT_BITS>
+    for SmallFifo<D, DEPTH, PTR_BITS, CNT_BITS>
 {
     fn default() -> Self {
         assert!(
             DEPTH.is_power_of_two() && (2..=16).contains(&DEPTH),
-            "RegFifo: DEPTH must be a power of two in 2..=16, got {DEPTH}"
+            "SmallFifo: DEPTH must be a power of two in 2..=16, got {DEPTH}"
         );
         assert_eq!(
             1 << PTR_BITS,
             DEPTH,
-            "RegFifo: PTR_BITS must be log2(DEPTH)"
+            "SmallFifo: PTR_BITS must be log2(DEPTH)"
         );
         assert_eq!(
             CNT_BITS,
             PTR_BITS + 1,
-            "RegFifo: CNT_BITS must be PTR_BITS + 1"
+            "SmallFifo: CNT_BITS must be PTR_BITS + 1"
         );
         Self {
             clock: Default::default(),
@@ -81,7 +88,7 @@ impl<D: Synth, const DEPTH: usize, const PTR_BITS: usize, const CNT_BITS: usize>
             full: Default::default(),
             count: Default::default(),
             overflow: Default::default(),
-            slots: std::array::from_fn(|_| Default::default()),
+            slots: Default::default(),
             rd: Default::default(),
             wr: Default::default(),
             cnt: Default::default(),
@@ -93,30 +100,23 @@ impl<D: Synth, const DEPTH: usize, const PTR_BITS: usize, const CNT_BITS: usize>
 }
 
 impl<D: Synth, const DEPTH: usize, const PTR_BITS: usize, const CNT_BITS: usize> Logic
-    for RegFifo<D, DEPTH, PTR_BITS, CNT_BITS>
+    for SmallFifo<D, DEPTH, PTR_BITS, CNT_BITS>
 {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, rd, wr, cnt);
-        for i in 0..DEPTH {
-            self.slots[i].clock.next = self.clock.val();
-            self.slots[i].d.next = self.slots[i].q.val();
-        }
+        self.slots.clock.next = self.clock.val();
         self.empty.next = self.cnt.q.val() == 0;
         self.full.next = self.cnt.q.val() == self.depth.val();
         self.count.next = self.cnt.q.val();
         self.do_pop.next = self.pop.val() & (self.cnt.q.val() != 0);
         self.do_push.next = self.push.val() & (self.cnt.q.val() != self.depth.val());
         self.overflow.next = self.push.val() & (!self.do_push.val());
-        self.data_out.next = self.slots[0].q.val();
-        for i in 0..DEPTH {
-            if self.rd.q.val().index() == i {
-                self.data_out.next = self.slots[i].q.val();
-            }
-            if self.do_push.val() & (self.wr.q.val().index() == i) {
-                self.slots[i].d.next = self.data_in.val();
-            }
-        }
+        self.slots.read_address.next = self.rd.q.val();
+        self.data_out.next = self.slots.read_data.val();
+        self.slots.write_address.next = self.wr.q.val();
+        self.slots.write_data.next = self.data_in.val();
+        self.slots.write_enable.next = self.do_push.val();
         if self.do_push.val() {
             self.wr.d.next = self.wr.q.val() + 1;
         }

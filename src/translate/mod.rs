@@ -454,6 +454,13 @@ pub struct Translator<
     dr_stale: DFF<Bit>,
     // Output serializer: second beat of a two-page response.
     beat2: DFF<Bit>,
+    // The decision's response, registered (c6): the head of the output
+    // while the FIFO is empty, else pushed behind the FIFO's words. The
+    // decision ends at these registers, not at the FIFO's write port.
+    rsp6_valid: DFF<Bit>,
+    rsp6: DFF<XRsp>,
+    // The output's head: the FIFO's oldest word, or `rsp6` when it is empty.
+    o_head: Signal<Local, XRsp>,
 
     // Combinational helpers.
     xreq: Signal<Local, XReq>,
@@ -775,6 +782,9 @@ impl<
             dr_w: Default::default(),
             dr_stale: Default::default(),
             beat2: Default::default(),
+            rsp6_valid: Default::default(),
+            rsp6: Default::default(),
+            o_head: Default::default(),
             xreq: Default::default(),
             issue_ok: Default::default(),
             new_inflight: Default::default(),
@@ -995,7 +1005,9 @@ impl<
             dr_size,
             dr_w,
             dr_stale,
-            beat2
+            beat2,
+            rsp6_valid,
+            rsp6
         );
         for i in 0..SLOTS {
             self.sl_valid[i].clock.next = self.clock.val();
@@ -1085,7 +1097,8 @@ impl<
             & self.tlb.ready.val()
             & (!self.rst.val())
             & (!self.hold.val())
-            & (self.out_fifo.count.val() <= 2)
+            & ((self.out_fifo.count.val() <= 1)
+                | ((self.out_fifo.count.val() == 2) & (!self.rsp6_valid.q.val())))
             & (!(self.tlb.fill_valid.val() & self.tlb.fill_ready.val()))
             & (!(self.inv.valid.val() & self.inv.ready.val()));
         // Lookups of new requests in flight, each of which may still take a
@@ -1578,7 +1591,8 @@ impl<
             }
         }
         // A PREFETCH page's answer goes to the prefetch unit alone.
-        self.out_fifo.push.next = self.d_respond.val() & (!self.d_req.val().pf);
+        self.rsp6_valid.d.next = self.d_respond.val() & (!self.d_req.val().pf);
+        self.rsp6.d.next = self.d_rsp.val();
         self.m_cm_valid.next = self.d_respond.val() & (!self.d_req.val().pf);
         self.m_pf_valid.next = self.d_respond.val() & self.d_req.val().pf;
         self.m_pf_status.next = self.d_rsp.val().status;
@@ -1589,7 +1603,7 @@ impl<
         self.m_cm_epoch.next = self.d_rsp.val().epoch;
         self.m_cm_qpn.next = self.d_req.val().qpn;
         self.m_cm_mr.next = self.m5.q.val().mr;
-        self.out_fifo.data_in.next = self.d_rsp.val();
+        self.out_fifo.data_in.next = self.rsp6.q.val();
         self.mon_overflow.next = self.out_fifo.overflow.val() | self.flt_fifo.overflow.val();
 
         // Free slot for a new park: the lowest free slot of the previous
@@ -1650,10 +1664,18 @@ impl<
         self.c6_blocked.d.next = self.d_blocked.val();
         self.c6_tail.d.next = self.d_tail.val();
         self.c6_req.d.next = self.d_req.val();
-        // Walk info for a park: the page that missed.
+        // Walk info for a park: the page that missed. It is read only for a
+        // park that needs a walk, and such a park walks B exactly when it
+        // decides at the B half of a crossing request whose A page is usable
+        // (a miss on A walks A). So the page is chosen from c5's registers
+        // (`ha_*`, `s5`), not from the decision, which would otherwise reach
+        // these 128 bits.
         self.c6_wva.d.next = self.d_req.val().va;
         self.c6_woff.d.next = self.d_a_off.val();
-        if self.d_walk_b.val() {
+        if self.s5.q.val().cross
+            & self.ha_hit.q.val()
+            & ((!self.d_write.val()) | self.ha_w.q.val())
+        {
             self.c6_wva.d.next = self.s5.q.val().va;
             self.c6_woff.d.next = self.m5.q.val().off;
         }
@@ -1895,24 +1917,35 @@ impl<
         }
 
         // ---- output: one beat per page ----
-        self.m_xrsp.valid.next = !self.out_fifo.empty.val();
+        // The head is the FIFO's oldest word, or the c6 response when the
+        // FIFO is empty; the c6 response enters the FIFO unless it leaves
+        // whole in this clock (its last beat taken as the head).
+        self.o_head.next = self.out_fifo.data_out.val();
+        if self.out_fifo.empty.val() {
+            self.o_head.next = self.rsp6.q.val();
+        }
+        self.m_xrsp.valid.next = (!self.out_fifo.empty.val()) | self.rsp6_valid.q.val();
         // Epochs come with the command unit's drain (not built yet).
-        self.m_xrsp.epoch.next = bit_cast::<8, 4>(self.out_fifo.data_out.val().epoch);
-        self.m_xrsp.tag.next = self.out_fifo.data_out.val().tag;
-        self.m_xrsp.status.next = self.out_fifo.data_out.val().status;
-        self.m_xrsp.pa.next = self.out_fifo.data_out.val().pa0;
-        self.m_xrsp.seg_len.next = self.out_fifo.data_out.val().len0;
-        self.m_xrsp.last.next = !self.out_fifo.data_out.val().two;
+        self.m_xrsp.epoch.next = bit_cast::<8, 4>(self.o_head.val().epoch);
+        self.m_xrsp.tag.next = self.o_head.val().tag;
+        self.m_xrsp.status.next = self.o_head.val().status;
+        self.m_xrsp.pa.next = self.o_head.val().pa0;
+        self.m_xrsp.seg_len.next = self.o_head.val().len0;
+        self.m_xrsp.last.next = !self.o_head.val().two;
         if self.beat2.q.val() {
-            self.m_xrsp.pa.next = self.out_fifo.data_out.val().pa1;
-            self.m_xrsp.seg_len.next = self.out_fifo.data_out.val().len1;
+            self.m_xrsp.pa.next = self.o_head.val().pa1;
+            self.m_xrsp.seg_len.next = self.o_head.val().len1;
             self.m_xrsp.last.next = true;
         }
         self.out_fifo.pop.next = false;
+        self.out_fifo.push.next = self.rsp6_valid.q.val();
         if self.m_xrsp.valid.val() & self.m_xrsp.ready.val() {
             if self.m_xrsp.last.val() {
                 self.out_fifo.pop.next = true;
                 self.beat2.d.next = false;
+                if self.out_fifo.empty.val() {
+                    self.out_fifo.push.next = false;
+                }
             } else {
                 self.beat2.d.next = true;
             }
@@ -1954,6 +1987,7 @@ impl<
             self.wf_fire.d.next = false;
             self.dr_valid.d.next = false;
             self.beat2.d.next = false;
+            self.rsp6_valid.d.next = false;
         }
     }
 }

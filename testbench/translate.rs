@@ -1444,3 +1444,95 @@ fn translation_works_for_an_mr_at_va_zero_and_at_the_top_of_the_va_space() {
     assert_eq!(a[5][0].0, status::RNR);
     assert_eq!(a[6][0].0, status::STALL);
 }
+
+// ---------------------------------------------------------------------------
+// Directed: the output's room under a stalled consumer
+// ---------------------------------------------------------------------------
+
+/// With `m_xrsp_ready` low, the translator takes a request only while every
+/// answer in flight will find room in the output: 8 responses, the output
+/// FIFO's words and the registered c6 response together. Exactly 8 requests
+/// are taken, nothing overflows, and the 8 answers leave in order once the
+/// consumer is ready; then requests are taken again.
+#[test]
+fn a_stalled_output_takes_exactly_eight_requests_and_loses_none() {
+    let mut w = world_with(vec![(mr(0x1000_0000, 0x10_0000, 1), vec![])]);
+    let mut be = Backend::verilated(Small::new(QPS as usize), "translator_small");
+    let mut step = |w: &mut World, i: &mut Inputs| -> Outputs {
+        i.axi = w.mem.outputs();
+        i.flt_ready = true;
+        let o = be.settle(i);
+        assert!(!o.overflow, "output FIFO overflow");
+        w.mem.edge(&MasterOut {
+            ar: o.ar,
+            rready: o.rready,
+            aw: None,
+            w: None,
+            bready: true,
+        });
+        be.tick();
+        o
+    };
+    for _ in 0..2 {
+        step(
+            &mut w,
+            &mut Inputs {
+                rst: true,
+                ..Inputs::default()
+            },
+        );
+    }
+    while !step(&mut w, &mut Inputs::default()).ready {}
+    for (k, e) in w.mrs.clone().iter().enumerate() {
+        step(
+            &mut w,
+            &mut Inputs {
+                mr_wr: Some((k as u32, *e)),
+                ..Inputs::default()
+            },
+        );
+    }
+    // A key whose tag does not match: ACCESS_ERR at c5, no walk, no park.
+    let mut bad = local_read(0, 0x1000_0000, 64);
+    bad.key ^= 1;
+    let mut taken = 0u8;
+    for _ in 0..200 {
+        let o = step(
+            &mut w,
+            &mut Inputs {
+                xreq: Some((taken, bad)),
+                ..Inputs::default()
+            },
+        );
+        taken += o.xreq_ready as u8;
+    }
+    assert_eq!(taken, 8, "requests taken while the output is stalled");
+    let mut tags = Vec::new();
+    for _ in 0..50 {
+        let o = step(
+            &mut w,
+            &mut Inputs {
+                xrsp_ready: true,
+                ..Inputs::default()
+            },
+        );
+        if o.xrsp_valid {
+            let (tag, st, _, _, last) = o.xrsp;
+            assert_eq!((st, last), (status::ACCESS_ERR, true));
+            tags.push(tag);
+        }
+    }
+    assert_eq!(tags, (0..8).collect::<Vec<u8>>());
+    let o = step(
+        &mut w,
+        &mut Inputs {
+            xreq: Some((8, bad)),
+            xrsp_ready: true,
+            ..Inputs::default()
+        },
+    );
+    assert!(
+        o.xreq_ready,
+        "a request is taken once the output has drained"
+    );
+}

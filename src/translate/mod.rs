@@ -1672,9 +1672,7 @@ impl<
         // these 128 bits.
         self.c6_wva.d.next = self.d_req.val().va;
         self.c6_woff.d.next = self.d_a_off.val();
-        if self.s5.q.val().cross
-            & self.ha_hit.q.val()
-            & ((!self.d_write.val()) | self.ha_w.q.val())
+        if self.s5.q.val().cross & self.ha_hit.q.val() & ((!self.d_write.val()) | self.ha_w.q.val())
         {
             self.c6_wva.d.next = self.s5.q.val().va;
             self.c6_woff.d.next = self.m5.q.val().off;

@@ -121,8 +121,9 @@ pub struct XRsp {
 // (rust-hdl would emit a Rust constant's name): 0 NEED_WALK, 1 WALKING,
 // 2 READY, 3 FAULTED. Bit 1 set: ready to replay.
 
-/// Output FIFO: 8 responses; a lookup issues only while 6 are free, which
-/// covers every lookup in flight (c1 to c5 and the one issuing).
+/// Output FIFO: 8 responses, the registered c6 response (`rsp6`) counted
+/// with them; a lookup issues only while 6 are free, which covers every
+/// lookup in flight (c1 to c5 and the one issuing).
 type OutFifo = SmallFifo<XRsp, 8, 3, 4>;
 
 /// Fault-report FIFO: 4 reports. A decision answers RNR / STALL for a

@@ -978,13 +978,7 @@ impl Bench {
                 self.answered += 1;
             }
         }
-        let m = MasterOut {
-            ar: o.ar,
-            rready: o.rready,
-            aw: None,
-            w: None,
-            bready: true,
-        };
+        let m = read_master(&o);
         self.mon.check(&m, &i.axi);
         self.w.mem.edge(&m);
         self.clock += 1;
@@ -1025,6 +1019,17 @@ impl Bench {
 /// Runs at least `clocks` clocks of traffic and on until `bins` is reached
 /// (at most ten times as long), then drains: every request must be
 /// answered within `drain` clocks.
+/// The translator's AXI4 master as host memory sees it: it only reads.
+fn read_master(o: &Outputs) -> MasterOut {
+    MasterOut {
+        ar: o.ar,
+        rready: o.rready,
+        aw: None,
+        w: None,
+        bready: true,
+    }
+}
+
 fn run(b: &mut Bench, be: &mut Backend, clocks: u64, min_answers: u64, drain: u64) {
     let mut ready = false;
     while !harness::done(b.clock, clocks, clocks * 10, || b.bins(min_answers)) {
@@ -1146,13 +1151,7 @@ fn answers_with(w: &mut World, reqs: &[Req], pending: &dyn Fn(u8, u64) -> bool) 
         if let (Some(a), true) = (o.ar, i.axi.arready) {
             reads.push(a.addr);
         }
-        w.mem.edge(&MasterOut {
-            ar: o.ar,
-            rready: o.rready,
-            aw: None,
-            w: None,
-            bready: true,
-        });
+        w.mem.edge(&read_master(&o));
         be.tick();
         clock += 1;
         o
@@ -1463,13 +1462,7 @@ fn a_stalled_output_takes_exactly_eight_requests_and_loses_none() {
         i.flt_ready = true;
         let o = be.settle(i);
         assert!(!o.overflow, "output FIFO overflow");
-        w.mem.edge(&MasterOut {
-            ar: o.ar,
-            rready: o.rready,
-            aw: None,
-            w: None,
-            bready: true,
-        });
+        w.mem.edge(&read_master(&o));
         be.tick();
         o
     };

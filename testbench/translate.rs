@@ -978,7 +978,7 @@ impl Bench {
                 self.answered += 1;
             }
         }
-        let m = read_master(&o);
+        let m = read_master(o);
         self.mon.check(&m, &i.axi);
         self.w.mem.edge(&m);
         self.clock += 1;

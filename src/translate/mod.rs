@@ -408,11 +408,14 @@ pub struct Translator<
     // Replay read: slot whose payload is on the RAM output.
     rp1_valid: DFF<Bit>,
     rp1_slot: DFF<Bits<SLOT_BITS>>,
-    // Replay payload registered off the RAM output: c0 chooses among
-    // registers and the request port, not behind the RAM's clock-to-output.
-    rp2_valid: DFF<Bit>,
-    rp2_slot: DFF<Bits<SLOT_BITS>>,
-    rp2_req: DFF<XReq>,
+    // Replay payloads queued off the RAM output (`rp_q`, with their slots
+    // in `rp_qs`): every word on the RAM output is pushed, and a read is
+    // started only when the queue has room for it, counted on registers.
+    // So the RAM's read address waits for no issue decision, and c0
+    // chooses among the queue's head and the request port, not behind the
+    // RAM's clock-to-output.
+    rp_q: SmallFifo<XReq, 4, 2, 3>,
+    rp_qs: SmallFifo<Bits<SLOT_BITS>, 4, 2, 3>,
     // Free slots for a park, from the previous clock's valid bits: the
     // lowest and the highest free slot (the admission rule keeps two free
     // whenever two parks can follow each other), and whether the previous
@@ -492,7 +495,7 @@ pub struct Translator<
     rp_found: Signal<Local, Bit>,
     rp_sel: Signal<Local, Bits<SLOT_BITS>>,
     rp_take: Signal<Local, Bit>,
-    rp_move: Signal<Local, Bit>,
+    rp_have: Signal<Local, Bit>,
     wi_found: Signal<Local, Bit>,
     wi_sel: Signal<Local, Bits<SLOT_BITS>>,
     free_sel: Signal<Local, Bits<SLOT_BITS>>,
@@ -755,9 +758,8 @@ impl<
             rp_vec: Default::default(),
             rp1_valid: Default::default(),
             rp1_slot: Default::default(),
-            rp2_valid: Default::default(),
-            rp2_slot: Default::default(),
-            rp2_req: Default::default(),
+            rp_q: Default::default(),
+            rp_qs: Default::default(),
             fl_lo: Default::default(),
             fl_hi: Default::default(),
             prev_alloc: Default::default(),
@@ -812,7 +814,7 @@ impl<
             rp_found: Default::default(),
             rp_sel: Default::default(),
             rp_take: Default::default(),
-            rp_move: Default::default(),
+            rp_have: Default::default(),
             wi_found: Default::default(),
             wi_sel: Default::default(),
             free_sel: Default::default(),
@@ -979,9 +981,6 @@ impl<
             rp_vec,
             rp1_valid,
             rp1_slot,
-            rp2_valid,
-            rp2_slot,
-            rp2_req,
             fl_lo,
             fl_hi,
             prev_alloc,
@@ -1040,7 +1039,7 @@ impl<
             self.walk_va[i].clock.next = self.clock.val();
             self.walk_va[i].d.next = self.walk_va[i].q.val();
         }
-        clock!(self, clock, mr, tlb, walker, out_fifo, flt_fifo);
+        clock!(self, clock, mr, tlb, walker, out_fifo, flt_fifo, rp_q, rp_qs);
         self.payload.read_clock.next = self.clock.val();
         self.payload.write_clock.next = self.clock.val();
         self.wi_va.read_clock.next = self.clock.val();
@@ -1119,11 +1118,12 @@ impl<
                     (self.s5_valid.q.val() & (!self.s5.q.val().replay)).into(),
                 )
                 + bit_cast::<CNT_BITS, 1>(self.c6_alloc.q.val().into());
+        self.rp_have.next = !self.rp_q.empty.val();
         self.s_xreq.ready.next = self.issue_ok.val()
             & (!self.b_pend.q.val())
-            & (!self.rp2_valid.q.val())
+            & (!self.rp_have.val())
             & ((self.used_cnt.q.val() + self.new_inflight.val()) < self.slots_total.val());
-        self.c0_rp.next = self.issue_ok.val() & (!self.b_pend.q.val()) & self.rp2_valid.q.val();
+        self.c0_rp.next = self.issue_ok.val() & (!self.b_pend.q.val()) & self.rp_have.val();
         self.s1_page.next = (self.s1.q.val().va & 0xFFFF_FFFF_FFFF_F000_u64) + 0x1000_u64;
         self.c0_valid.next = self.s_xreq.valid.val() & self.s_xreq.ready.val();
         self.c0_replay.next = false;
@@ -1132,17 +1132,18 @@ impl<
         self.c0_req.next = self.xreq.val();
         self.c0_va.next = self.s_xreq.va.val();
         // The lookup's fields are chosen by registers alone (a replay's
-        // payload waits in rp2_*; a new request is not taken then):
+        // payload waits at the head of rp_q; a new request is not taken
+        // then):
         // issue_ok gates only the valid bit, so the MR table's address does
         // not wait for it.
         if self.c0_rp.val() {
             self.c0_valid.next = true;
         }
-        if self.rp2_valid.q.val() {
+        if self.rp_have.val() {
             self.c0_replay.next = true;
-            self.c0_slot.next = self.rp2_slot.q.val();
-            self.c0_req.next = self.rp2_req.q.val();
-            self.c0_va.next = self.rp2_req.q.val().va;
+            self.c0_slot.next = self.rp_qs.data_out.val();
+            self.c0_req.next = self.rp_q.data_out.val();
+            self.c0_va.next = self.rp_q.data_out.val().va;
         }
         if self.b_pend.q.val() {
             self.c0_valid.next = self.issue_ok.val();
@@ -1258,23 +1259,26 @@ impl<
         self.rp_found.next = self.pe_rp.found.val();
         self.rp_sel.next = self.pe_rp.idx.val();
         // rp1: the payload is addressed (on the RAM output the clock after);
-        // rp2: registered, offered to c0.
-        self.rp_move.next = self.rp1_valid.q.val() & ((!self.rp2_valid.q.val()) | self.c0_rp.val());
-        if self.c0_rp.val() {
-            self.rp2_valid.d.next = false;
-        }
-        if self.rp_move.val() {
-            self.rp2_valid.d.next = true;
-            self.rp2_slot.d.next = self.rp1_slot.q.val();
-            self.rp2_req.d.next = self.payload.read_data.val();
-            self.rp1_valid.d.next = false;
-        }
-        self.rp_take.next = self.rp_found.val() & ((!self.rp1_valid.q.val()) | self.rp_move.val());
-        self.payload.read_address.next = self.rp1_slot.q.val();
+        // the word on the RAM output is pushed into rp_q, always: a read
+        // starts only while rp1 and rp_q together hold at most 3 of rp_q's
+        // 4 places (registers only), so the push finds room whatever c0
+        // pops in the same clock, and a replay per clock still flows (one
+        // in rp1, one at rp_q's head).
+        self.rp_q.rst.next = self.rst.val();
+        self.rp_qs.rst.next = self.rst.val();
+        self.rp_q.push.next = self.rp1_valid.q.val();
+        self.rp_qs.push.next = self.rp1_valid.q.val();
+        self.rp_q.data_in.next = self.payload.read_data.val();
+        self.rp_qs.data_in.next = self.rp1_slot.q.val();
+        self.rp_q.pop.next = self.c0_rp.val();
+        self.rp_qs.pop.next = self.c0_rp.val();
+        self.rp_take.next = self.rp_found.val()
+            & (!(self.rp1_valid.q.val() & (self.rp_q.count.val() == 3))
+                & (self.rp_q.count.val() != 4));
+        self.payload.read_address.next = self.rp_sel.val();
+        self.rp1_valid.d.next = self.rp_take.val();
+        self.rp1_slot.d.next = self.rp_sel.val();
         if self.rp_take.val() {
-            self.payload.read_address.next = self.rp_sel.val();
-            self.rp1_valid.d.next = true;
-            self.rp1_slot.d.next = self.rp_sel.val();
             for i in 0..SLOTS {
                 if self.rp_sel.val().index() == i {
                     self.sl_in_flight[i].d.next = true;
@@ -1971,7 +1975,6 @@ impl<
             self.s5_valid.d.next = false;
             self.b_pend.d.next = false;
             self.rp1_valid.d.next = false;
-            self.rp2_valid.d.next = false;
             self.prev_alloc.d.next = false;
             self.c6_park.d.next = false;
             self.c6_alloc.d.next = false;

@@ -598,6 +598,19 @@ impl<
         self.qr.cm_rqpn.next = self.xl.m_cm_rqpn.val();
         self.qr.cm_msn.next = self.xl.m_cm_msn.val();
         self.qr.cm_susp.next = self.xl.m_cm_susp.val();
+        self.qr.cm_nak_sent.next = self.xl.m_cm_nak_sent.val();
+        self.xl.ov_tmr_valid.next = self.qr.ov_tmr_valid.val();
+        self.xl.ov_tmr_code.next = self.qr.ov_tmr_code.val();
+        self.xl.qp_cmd_busy.next = self.qr.cmd_busy.val();
+        // Early RNR NAKs: from the walk's completion straight to m_nak.
+        self.qr.en_valid.next = self.xl.m_en_valid.val();
+        self.qr.en_qpn.next = self.xl.m_en_qpn.val();
+        self.qr.en_rqpn.next = self.xl.m_en_rqpn.val();
+        self.qr.en_psn.next = self.xl.m_en_psn.val();
+        self.qr.en_msn.next = self.xl.m_en_msn.val();
+        self.qr.en_tmr_valid.next = self.xl.m_en_tmr_valid.val();
+        self.qr.en_tmr_code.next = self.xl.m_en_tmr_code.val();
+        self.xl.m_en_ready.next = self.qr.en_ready.val();
         self.xl.hold.next = self.qr.hold.val();
         NakOut::link(&mut self.m_nak, &mut self.qr.m_nak);
         // Notes: an `err` note first puts its QP in error (SET_ERROR to the

@@ -11,11 +11,27 @@
 //! FATAL, else `ov_drop` -> DROP, else the raw answer) and drives `cm_*`.
 //! It models where each held command takes its c2 slot and runs the plain-
 //! Rust reference (`odp_mmu_workshop::models::responder_ref`) in decision
-//! order. Every clock it checks `ov_*` against the reference for the
-//! lookup at c5 (and that `cm_*` do not reach them), `ready`, `hold`,
-//! `s_qpcmd_ready`, `qpcmd_refused` and the counter pulses against the
+//! order.
+//!
+//! It also plays the translator's early RNR NAK path: now and then it
+//! offers an early NAK on `en_*` for one clock (random fields, any QPN,
+//! with or without the QP's own timer code; in the random runs half of
+//! them for a parked remote lookup, whose replay then comes back), and
+//! some remote faults come as the replay of a request whose NAK went out
+//! early: answered RNR whatever the overrides, with `cm_nak_sent`, so the
+//! reference changes the QP's state as for any RNR but expects no NAK and
+//! no pulse.
+//!
+//! Every clock it checks `ov_fatal` / `ov_drop` / `ov_tmr_*` against the
+//! reference for the lookup at c5 (and that `cm_*` and `en_*` do not reach
+//! them, `en_ready` or `cmd_busy`), `ready`, `hold`, `s_qpcmd_ready`,
+//! `qpcmd_refused`, `cmd_busy` (a command held or at c3 to c5), `en_ready`
+//! (ready, NAK FIFO empty, no commit push, not `cmd_busy`) and the counter
+//! pulses (`nak_rnr` also in the clock an early NAK is taken) against the
 //! bench's model of the block's registers, `m_nak_valid` against the NAK
-//! FIFO's occupancy, every NAK in order through a stream monitor, and
+//! FIFO's occupancy (an early NAK taken counts at once), every NAK in
+//! order (an early NAK ahead of the NAK decided in its clock, its header
+//! from the reference's independent encoder) through a stream monitor, and
 //! `mon_overflow` low; at the end every expected NAK has come.
 
 use odp_mmu_workshop::harness;
@@ -31,7 +47,7 @@ use odp_mmu::fault::responder::{QpResponder, NAK_FIFO_DEPTH, NAK_LATENCY_CLOCKS,
 use odp_mmu::spec::status::byte::{ACCESS_ERR, DROP, FATAL, OK, RNR, STALL};
 use odp_mmu::spec::{aeth, qp_cmd, rnr_timer};
 use odp_mmu_workshop::models::responder_ref::{
-    nak_header, Answer, Lookup, Nak, Pulses, ResponderRef,
+    nak_header, Answer, EarlyNak, Lookup, Nak, Pulses, ResponderRef,
 };
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -48,8 +64,8 @@ fn verilog_of<B: Block>(mut uut: B, name: &str) -> String {
 
 odp_mmu_workshop::port_map!(SmallPorts for Small {
     clock: clock,
-    inputs: [rst, pkey, rnr_timer, lk_valid, lk_qpn, lk_psn, lk_remote, cm_valid, cm_status, cm_rqpn, cm_msn, cm_susp, s_qpcmd_valid, s_qpcmd_kind, s_qpcmd_qpn, s_qpcmd_timer],
-    outputs: [ready, ov_fatal, ov_drop, hold, s_qpcmd_ready, qpcmd_refused, nak_rnr, nak_rnr_susp, nak_err, drop, mon_overflow],
+    inputs: [rst, pkey, rnr_timer, lk_valid, lk_qpn, lk_psn, lk_remote, cm_valid, cm_status, cm_rqpn, cm_msn, cm_susp, cm_nak_sent, en_valid, en_qpn, en_rqpn, en_psn, en_msn, en_tmr_valid, en_tmr_code, s_qpcmd_valid, s_qpcmd_kind, s_qpcmd_qpn, s_qpcmd_timer],
+    outputs: [ready, ov_fatal, ov_drop, ov_tmr_valid, ov_tmr_code, en_ready, cmd_busy, hold, s_qpcmd_ready, qpcmd_refused, nak_rnr, nak_rnr_susp, nak_err, drop, mon_overflow],
     bundles: [m_nak],
 });
 
@@ -105,6 +121,10 @@ struct Lk {
     susp: bool,
     rqpn: u32,
     msn: u32,
+    /// A remote fault whose RNR NAK went out early (the replay of a request
+    /// the translator sent an early NAK for): answered RNR whatever the
+    /// overrides, with `cm_nak_sent`.
+    nak_sent: bool,
 }
 
 impl Lk {
@@ -141,6 +161,8 @@ struct Ins {
     issue: Option<Lk>,
     /// A QP command offered on `s_qpcmd_*`.
     cmd: Option<Cmd>,
+    /// An early RNR NAK offered on `en_*` (for this clock only).
+    early: Option<EarlyNak>,
     m_nak_ready: bool,
 }
 
@@ -151,6 +173,10 @@ struct Outs {
     hold: bool,
     ov_fatal: bool,
     ov_drop: bool,
+    /// `ov_tmr_valid` / `ov_tmr_code`.
+    ov_tmr: (bool, u8),
+    en_ready: bool,
+    cmd_busy: bool,
     s_qpcmd_ready: bool,
     refused: bool,
     pulses: Pulses,
@@ -163,6 +189,8 @@ struct Outs {
 struct Took {
     issued: bool,
     cmd_taken: bool,
+    /// The early NAK on offer was taken.
+    early_taken: bool,
 }
 
 /// Drives one clock's inputs: everything but `cm_*`.
@@ -187,8 +215,9 @@ fn drive(d: &mut dyn Dut, i: &Ins, c2: Option<&Lk>) {
     }
 }
 
-/// Drives the translator's answer at c5.
-fn drive_answer(d: &mut dyn Dut, a: Option<&Answer>) {
+/// Drives the translator's answer at c5, and whether its NAK went out
+/// early (`cm_nak_sent`).
+fn drive_answer(d: &mut dyn Dut, a: Option<&Answer>, nak_sent: bool) {
     let a = a.copied();
     for (n, v) in [
         ("cm_valid", a.is_some() as u128),
@@ -196,6 +225,24 @@ fn drive_answer(d: &mut dyn Dut, a: Option<&Answer>) {
         ("cm_rqpn", a.map_or(0, |a| a.rqpn) as u128),
         ("cm_msn", a.map_or(0, |a| a.msn) as u128),
         ("cm_susp", a.is_some_and(|a| a.susp) as u128),
+        ("cm_nak_sent", nak_sent as u128),
+    ] {
+        d.set(n, v);
+    }
+}
+
+/// Drives the early NAK port.
+fn drive_early(d: &mut dyn Dut, e: Option<&EarlyNak>) {
+    let valid = e.is_some();
+    let e = e.copied().unwrap_or_default();
+    for (n, v) in [
+        ("en_valid", valid as u128),
+        ("en_qpn", e.qpn as u128),
+        ("en_rqpn", e.rqpn as u128),
+        ("en_psn", e.psn as u128),
+        ("en_msn", e.msn as u128),
+        ("en_tmr_valid", e.tmr_valid as u128),
+        ("en_tmr_code", e.tmr_code as u128),
     ] {
         d.set(n, v);
     }
@@ -208,6 +255,9 @@ fn read(d: &mut dyn Dut) -> Outs {
         hold: d.is("hold"),
         ov_fatal: d.is("ov_fatal"),
         ov_drop: d.is("ov_drop"),
+        ov_tmr: (d.is("ov_tmr_valid"), d.get("ov_tmr_code") as u8),
+        en_ready: d.is("en_ready"),
+        cmd_busy: d.is("cmd_busy"),
         s_qpcmd_ready: d.is("s_qpcmd_ready"),
         refused: d.is("qpcmd_refused"),
         pulses: Pulses {
@@ -225,10 +275,13 @@ fn read(d: &mut dyn Dut) -> Outs {
 }
 
 /// The translator's decision at c5: the overrides, in its order, over the
-/// raw answer (`None`: parked, `cm_valid` low).
+/// raw answer (`None`: parked, `cm_valid` low). A remote fault whose NAK
+/// went out early is answered RNR whatever the overrides, as the
+/// translator answers the replay of a request it sent an early NAK for.
 fn translate(lk: &Lk, ov_fatal: bool, ov_drop: bool) -> Option<Answer> {
     let status = match lk.raw {
         Raw::ParkBlocked => return None,
+        Raw::Fault if lk.nak_sent && lk.remote => RNR,
         _ if ov_fatal => FATAL,
         _ if ov_drop => DROP,
         Raw::ParkMiss => return None,
@@ -253,6 +306,8 @@ struct Decided {
     lk: Lk,
     /// The answer's status, `None` when parked.
     status: Option<u8>,
+    /// `ov_tmr_valid` / `ov_tmr_code` at the decision.
+    ov_tmr: (bool, u8),
 }
 
 /// The bench: the translator's side, the model of the block's registers,
@@ -283,6 +338,8 @@ struct Bench {
     mon_nak: StreamMonitor<Option<Nak>>,
     got_nak: Vec<(u64, Nak)>,
     decided: Vec<Decided>,
+    /// Early NAKs taken, and the clock of each.
+    early: Vec<(u64, EarlyNak)>,
     /// Clocks each command waited from being taken to its c2 slot.
     inject_waits: Vec<u64>,
     /// The clocks `hold` was high while the block was ready and held no
@@ -307,6 +364,21 @@ struct Bench {
     refused: u64,
     cmds: [u64; 4],
     late_injects: u64,
+    /// Early NAKs refused while a NAK was in the FIFO or being pushed, and
+    /// while a QP command was held or in c3 to c5 (and no NAK).
+    early_refused_nak: u64,
+    early_refused_cmd: u64,
+    /// Early NAKs taken with the QP's own timer code.
+    early_tmr: u64,
+    /// Early NAKs taken in the clock of a decision that queues a NAK (the
+    /// early one goes first).
+    early_beside_decision: u64,
+    /// Per QP of the table: its wait was set by an RNR answer whose NAK
+    /// went out early; and the DROPs of other PSNs while it was.
+    wait_from_sent: Vec<bool>,
+    sent_drops: u64,
+    /// `nak_rnr` pulses seen.
+    rnr_pulses: u64,
 }
 
 impl Bench {
@@ -331,6 +403,7 @@ impl Bench {
             mon_nak: StreamMonitor::new("m_nak"),
             got_nak: Vec::new(),
             decided: Vec::new(),
+            early: Vec::new(),
             inject_waits: Vec::new(),
             room_holds: 0,
             fifo_peak: 0,
@@ -349,6 +422,13 @@ impl Bench {
             refused: 0,
             cmds: [0; 4],
             late_injects: 0,
+            early_refused_nak: 0,
+            early_refused_cmd: 0,
+            early_tmr: 0,
+            early_beside_decision: 0,
+            wait_from_sent: vec![false; 1 << qp_bits],
+            sent_drops: 0,
+            rnr_pulses: 0,
         }
     }
 
@@ -364,22 +444,31 @@ impl Bench {
         let c2 = self.pipe[1];
         let inject = c2.is_none() && self.held.is_some();
         drive(d, i, c2.as_ref());
-        drive_answer(d, None);
+        drive_answer(d, None, false);
+        drive_early(d, None);
         d.settle();
         let first = read(d);
-        // c5: the translator decides with the block's overrides.
+        // c5: the translator decides with the block's overrides; the early
+        // NAK is offered beside it.
         let lk5 = match self.c5 {
             Some(Slot::L(l)) => Some(l),
             _ => None,
         };
         let answer = lk5.and_then(|l| translate(&l, first.ov_fatal, first.ov_drop));
-        drive_answer(d, answer.as_ref());
+        let nak_sent = answer.is_some() && lk5.is_some_and(|l| l.nak_sent);
+        drive_answer(d, answer.as_ref(), nak_sent);
+        drive_early(d, i.early.as_ref());
         d.settle();
         let o = read(d);
         assert_eq!(
-            (o.ov_fatal, o.ov_drop),
-            (first.ov_fatal, first.ov_drop),
-            "clock {c}: ov_* follow cm_* (they must come from registers)"
+            (o.ov_fatal, o.ov_drop, o.ov_tmr),
+            (first.ov_fatal, first.ov_drop, first.ov_tmr),
+            "clock {c}: ov_* follow cm_* or en_* (they must come from registers)"
+        );
+        assert_eq!(
+            (o.en_ready, o.cmd_busy),
+            (first.en_ready, first.cmd_busy),
+            "clock {c}: en_ready / cmd_busy follow cm_* or en_* (they must come from registers)"
         );
 
         // The block's registers as the bench models them.
@@ -401,6 +490,30 @@ impl Bench {
             "clock {c}: s_qpcmd_ready (command held {:?})",
             self.held
         );
+        // A QP command held, or at c3, c4 or c5.
+        let cmd_busy = self.held.is_some()
+            || [self.c3, self.c4, self.c5]
+                .iter()
+                .any(|s| matches!(s, Some(Slot::C(_))));
+        assert_eq!(
+            o.cmd_busy, cmd_busy,
+            "clock {c}: cmd_busy (held {:?}, c3 {:?}, c4 {:?}, c5 {:?})",
+            self.held, self.c3, self.c4, self.c5
+        );
+        let en_ready = ready && self.fifo == 0 && !self.push && !cmd_busy;
+        assert_eq!(
+            o.en_ready, en_ready,
+            "clock {c}: en_ready (ready {ready}, {} NAKs in the FIFO, commit push {}, cmd_busy {cmd_busy})",
+            self.fifo, self.push
+        );
+        let early_taken = i.early.is_some() && en_ready && !i.rst;
+        if i.early.is_some() && !en_ready && ready {
+            if self.fifo > 0 || self.push {
+                self.early_refused_nak += 1;
+            } else {
+                self.early_refused_cmd += 1;
+            }
+        }
         assert!(!o.overflow, "clock {c}: mon_overflow (a NAK lost)");
         assert_eq!(o.refused, self.exp_refused, "clock {c}: qpcmd_refused");
         assert_eq!(
@@ -410,7 +523,15 @@ impl Bench {
             self.fifo
         );
         if !i.rst {
-            assert_eq!(o.pulses, self.exp_pulses, "clock {c}: counter pulses");
+            // The commit's pulses of last clock's decision; `nak_rnr` also
+            // in the clock an early NAK is taken.
+            let mut pulses = self.exp_pulses;
+            pulses.rnr |= early_taken;
+            assert_eq!(
+                o.pulses, pulses,
+                "clock {c}: counter pulses (early NAK taken {early_taken})"
+            );
+            self.rnr_pulses += o.pulses.rnr as u64;
             match lk5 {
                 Some(l) => {
                     let want = self.r.overrides(&l.lookup());
@@ -418,6 +539,12 @@ impl Bench {
                         (o.ov_fatal, o.ov_drop),
                         (want.fatal, want.drop),
                         "clock {c}: ov_fatal / ov_drop for {l:?} (state {:?})",
+                        self.r.qp(l.qpn)
+                    );
+                    assert_eq!(
+                        o.ov_tmr,
+                        (want.timer.is_some(), want.timer.unwrap_or(0)),
+                        "clock {c}: ov_tmr_valid / ov_tmr_code for {l:?} (state {:?})",
                         self.r.qp(l.qpn)
                     );
                 }
@@ -444,6 +571,7 @@ impl Bench {
             self.c5 = None;
             self.held = None;
             self.writes = [None; 4];
+            self.wait_from_sent.iter_mut().for_each(|w| *w = false);
             self.room = self.fifo <= ROOM_LIMIT;
             self.fifo = 0;
         } else {
@@ -463,14 +591,32 @@ impl Bench {
             }
             self.nak_stalls += (o.nak.is_some() && !i.m_nak_ready) as u64;
             self.room_holds += (o.hold && ready && self.held.is_none()) as u64;
+            // An early NAK taken: pushed into the FIFO at this clock's
+            // edge, ahead of the NAK of this clock's decision (pushed at the
+            // next edge). The FIFO is empty and nothing else is pushed.
+            if early_taken {
+                let e = i.early.unwrap();
+                assert!(
+                    self.exp_nak.is_empty(),
+                    "clock {c}: early NAK taken with NAKs still to come"
+                );
+                let n = self.r.early_nak(&e, i.pkey, i.rnr_timer);
+                self.exp_nak.push_back(n);
+                self.early.push((c, e));
+                self.early_tmr += e.tmr_valid as u64;
+            }
             // The decision at c5, in decision order.
             let mut wrote = None;
             match self.c5 {
                 Some(Slot::L(l)) => {
                     self.cover_lookup(&l);
-                    let dec = self
-                        .r
-                        .decide(&l.lookup(), answer.as_ref(), i.pkey, i.rnr_timer);
+                    let dec = self.r.decide_with(
+                        &l.lookup(),
+                        answer.as_ref(),
+                        nak_sent,
+                        i.pkey,
+                        i.rnr_timer,
+                    );
                     self.retransmits += dec.retransmit as u64;
                     self.overrides_used += dec.override_used as u64;
                     self.parks += answer.is_none() as u64;
@@ -478,11 +624,22 @@ impl Bench {
                     if let Some(n) = dec.nak {
                         self.exp_nak.push_back(n);
                         push = true;
+                        self.early_beside_decision += early_taken as u64;
+                    }
+                    if let (Some(a), true) = (answer, l.remote) {
+                        if let Some(w) = self.wait_from_sent.get_mut(l.qpn as usize) {
+                            if a.status == DROP {
+                                self.sent_drops += *w as u64;
+                            } else {
+                                *w = a.status == RNR && nak_sent;
+                            }
+                        }
                     }
                     self.decided.push(Decided {
                         clock: c,
                         lk: l,
                         status: answer.map(|a| a.status),
+                        ov_tmr: o.ov_tmr,
                     });
                     if let (Some(a), true) = (answer, l.remote && self.in_range(l.qpn)) {
                         wrote = Some((l.qpn, a.status == RNR, l.psn));
@@ -490,6 +647,11 @@ impl Bench {
                 }
                 Some(Slot::C(cm)) => {
                     self.r.command(cm.kind, cm.qpn, cm.timer);
+                    if cm.kind as u64 == qp_cmd::RESET {
+                        if let Some(w) = self.wait_from_sent.get_mut(cm.qpn as usize) {
+                            *w = false;
+                        }
+                    }
                     if self.in_range(cm.qpn) {
                         wrote = Some((cm.qpn, false, u32::MAX));
                     }
@@ -497,10 +659,11 @@ impl Bench {
                 None => {}
             }
             self.writes = [wrote, self.writes[0], self.writes[1], self.writes[2]];
-            // The NAK FIFO: the push of last clock's decision, the pop.
+            // The NAK FIFO: the push of last clock's decision or of an
+            // early NAK, the pop.
             let pop = self.fifo > 0 && i.m_nak_ready;
             self.room = self.fifo <= ROOM_LIMIT;
-            self.fifo = self.fifo + self.push as u64 - pop as u64;
+            self.fifo = self.fifo + (self.push || early_taken) as u64 - pop as u64;
             self.fifo_peak = self.fifo_peak.max(self.fifo);
             assert!(
                 self.fifo <= NAK_FIFO_DEPTH as u64,
@@ -541,7 +704,14 @@ impl Bench {
         self.push = push;
         self.dut.d.tick();
         self.clock += 1;
-        (o, Took { issued, cmd_taken })
+        (
+            o,
+            Took {
+                issued,
+                cmd_taken,
+                early_taken,
+            },
+        )
     }
 
     /// Coverage of a lookup deciding now: the forwarding distance to the
@@ -631,6 +801,16 @@ fn lk(qpn: u32, psn: u32, raw: Raw) -> Lk {
         susp: false,
         rqpn: 0x10_0000 + qpn,
         msn: 0x20_0000 + psn,
+        nak_sent: false,
+    }
+}
+
+/// A remote fault whose RNR NAK went out early: answered RNR with
+/// `cm_nak_sent`.
+fn sent(qpn: u32, psn: u32) -> Lk {
+    Lk {
+        nak_sent: true,
+        ..lk(qpn, psn, Raw::Fault)
     }
 }
 
@@ -666,6 +846,12 @@ enum Item {
 /// `responder_command_takes_a_free_c2_slot_ahead_of_a_lookup_issued_with_it`).
 fn run(dut: Uut, items: &[Item], gap: u64, nak_ready: impl Fn(u64) -> bool) -> Bench {
     let mut b = Bench::new(dut);
+    feed(&mut b, items, gap, nak_ready);
+    b
+}
+
+/// As [`run`], on a bench already running.
+fn feed(b: &mut Bench, items: &[Item], gap: u64, nak_ready: impl Fn(u64) -> bool) {
     let mut next = 0;
     let mut wait = 0u64;
     let mut quiet = 0;
@@ -698,7 +884,6 @@ fn run(dut: Uut, items: &[Item], gap: u64, nak_ready: impl Fn(u64) -> bool) -> B
             "directed run did not drain (item {next})"
         );
     }
-    b
 }
 
 /// Waits for `ready`, then runs `clocks` one per clock: each lookup must be
@@ -1792,6 +1977,384 @@ fn responder_nak_is_valid_two_clocks_after_the_decision() {
     );
 }
 
+/// A bench whose block is ready (the power-up sweep done).
+fn ready_bench(dut: Uut) -> Bench {
+    let mut b = Bench::new(dut);
+    while b.sweep_left > 0 {
+        b.step(&idle());
+    }
+    b
+}
+
+/// An early NAK; `tmr` the QP's own timer code, else code 7 offered with
+/// `en_tmr_valid` low (to be ignored).
+fn early(qpn: u32, psn: u32, tmr: Option<u8>) -> EarlyNak {
+    EarlyNak {
+        qpn,
+        rqpn: 0x30_0000 + qpn,
+        psn,
+        msn: 0x40_0000 + psn,
+        tmr_valid: tmr.is_some(),
+        tmr_code: tmr.unwrap_or(7),
+    }
+}
+
+#[test]
+fn responder_early_nak_is_queued_at_once_with_its_timer_code_and_changes_no_state() {
+    // One offer a clock on an idle block: the first is taken (`nak_rnr` in
+    // that clock, the NAK valid on `m_nak` the next clock), the one in the
+    // next clock is refused (the first is in the FIFO) and never comes,
+    // and so on. Syndrome 0x20 | the offered code with `en_tmr_valid`,
+    // else `rnr_timer` of the clock it is taken.
+    let offers: [(EarlyNak, u16, u8); 8] = [
+        (
+            EarlyNak {
+                qpn: 5,
+                rqpn: 0xab_cdef,
+                psn: 0x12_3456,
+                msn: 0x65_4321,
+                tmr_valid: false,
+                tmr_code: 7,
+            },
+            0x8001,
+            9,
+        ),
+        (early(1, 1, None), 0x8001, 9),
+        (
+            EarlyNak {
+                qpn: 6,
+                rqpn: 0,
+                psn: 0xff_ffff,
+                msn: 0,
+                tmr_valid: true,
+                tmr_code: 3,
+            },
+            0x7fff,
+            9,
+        ),
+        (early(1, 2, Some(4)), 0x7fff, 9),
+        (
+            EarlyNak {
+                qpn: 0xff_ffff,
+                rqpn: 0xff_ffff,
+                psn: 0,
+                msn: 0xff_ffff,
+                tmr_valid: true,
+                tmr_code: 0,
+            },
+            0xffff,
+            31,
+        ),
+        (early(1, 3, None), 0xffff, 31),
+        (
+            EarlyNak {
+                qpn: 0x80_0006,
+                rqpn: 1,
+                psn: 0x80_0000,
+                msn: 1,
+                tmr_valid: false,
+                tmr_code: 31,
+            },
+            0x8000,
+            0,
+        ),
+        (early(1, 4, Some(5)), 0x8000, 0),
+    ];
+    let mut b = ready_bench(Uut::small());
+    let mut taken_at = Vec::new();
+    for (k, &(e, pkey, timer)) in offers.iter().enumerate() {
+        let c = b.clock;
+        let (o, t) = b.step(&Ins {
+            pkey,
+            rnr_timer: timer,
+            early: Some(e),
+            ..idle()
+        });
+        let want = k % 2 == 0;
+        assert_eq!(
+            (o.en_ready, t.early_taken, o.pulses.rnr),
+            (want, want, want),
+            "offer {k}: en_ready, taken, nak_rnr"
+        );
+        assert_eq!(o.nak.is_some(), !want, "offer {k}: m_nak_valid");
+        if want {
+            taken_at.push(c);
+        }
+    }
+    while !b.drained() {
+        b.step(&idle());
+        assert!(b.clock < 1_000);
+    }
+    let want: [(u32, u16, u32, u32, u8, u32); 4] = [
+        (5, 0x8001, 0xab_cdef, 0x12_3456, 0x29, 0x65_4321),
+        (6, 0x7fff, 0, 0xff_ffff, 0x23, 0),
+        (0xff_ffff, 0xffff, 0xff_ffff, 0, 0x20, 0xff_ffff),
+        (0x80_0006, 0x8000, 1, 0x80_0000, 0x20, 1),
+    ];
+    assert_eq!(b.got_nak.len(), want.len(), "only the NAKs taken come");
+    for (k, (((at, n), &(qpn, pkey, dest_qp, psn, syndrome, msn)), &c)) in
+        b.got_nak.iter().zip(&want).zip(&taken_at).enumerate()
+    {
+        assert_eq!(*at, c + 1, "NAK {k}: valid the clock after it was taken");
+        assert_eq!(n.qpn, qpn, "NAK {k}: m_nak_qpn");
+        assert_eq!(
+            n.hdr,
+            nak_header(pkey, dest_qp, psn, syndrome, msn),
+            "NAK {k}: header {:032x}",
+            n.hdr
+        );
+        check_header(n.hdr, pkey, dest_qp, psn, syndrome, msn);
+    }
+    assert_eq!(b.rnr_pulses, 4);
+    // No state changed: QPs 5 and 6 neither wait nor have a timer code
+    // (their RNRs use the global code), and QP 6 (the alias of
+    // 0x80_0006) does not drop another PSN.
+    let items = [
+        Item::L(lk(5, 1, Raw::Ok)),
+        Item::L(lk(6, 2, Raw::Ok)),
+        Item::L(lk(6, 0xff_ffff, Raw::Fault)),
+        Item::L(lk(5, 0x12_3456, Raw::Fault)),
+    ];
+    feed(&mut b, &items, 0, |_| true);
+    assert_eq!(
+        b.statuses(),
+        vec![
+            (5, 1, Some(OK)),
+            (6, 2, Some(OK)),
+            (6, 0xff_ffff, Some(RNR)),
+            (5, 0x12_3456, Some(RNR)),
+        ]
+    );
+    assert!(b.decided.iter().all(|d| d.ov_tmr == (false, 0)));
+    assert_eq!(
+        b.syndromes()[4..],
+        [(6, RNR12), (5, RNR12)],
+        "the early NAKs set no timer code"
+    );
+}
+
+#[test]
+fn responder_early_nak_is_refused_while_a_nak_or_a_qp_command_is_in_the_way() {
+    let mut b = ready_bench(Uut::small());
+    let mut psn = 0;
+    let mut offer = |b: &mut Bench, i: Ins| {
+        psn += 1;
+        b.step(&Ins {
+            early: Some(early(9, psn, None)),
+            ..i
+        })
+    };
+    // A commit pushing its NAK: refused in the clock of the push (the
+    // FIFO still empty), then while the NAK is in the FIFO (m_nak stalled
+    // three clocks, then the clock it leaves); taken the clock after.
+    let (_, t) = b.step(&Ins {
+        issue: Some(lk(2, 10, Raw::AccessErr)),
+        ..idle()
+    });
+    assert!(t.issued);
+    while !b.push {
+        b.step(&idle());
+        assert!(b.clock < 1_000);
+    }
+    assert_eq!(b.fifo, 0);
+    let stalled = Ins {
+        m_nak_ready: false,
+        ..idle()
+    };
+    let (o, t) = offer(&mut b, stalled);
+    assert!(
+        !o.en_ready && !t.early_taken,
+        "refused beside the commit's push"
+    );
+    for k in 0..3 {
+        let (o, t) = offer(&mut b, stalled);
+        assert!(
+            o.nak.is_some() && !o.en_ready && !t.early_taken,
+            "stalled {k}"
+        );
+    }
+    let (o, t) = offer(&mut b, idle());
+    assert!(o.nak.is_some() && !o.en_ready && !t.early_taken, "popped");
+    let (o, t) = offer(&mut b, idle());
+    assert!(o.nak.is_none() && o.en_ready && t.early_taken, "FIFO empty");
+    while !b.drained() {
+        b.step(&idle());
+    }
+    // A command taken on an idle block: held one clock (it takes the free
+    // c2 slot at once), then at c3, c4 and c5: `cmd_busy` and refused for
+    // four clocks; taken once it is in c6.
+    let busy_clocks = |b: &mut Bench, offer: &mut dyn FnMut(&mut Bench, Ins) -> (Outs, Took)| {
+        let mut busy = 0;
+        loop {
+            let (o, t) = offer(b, idle());
+            assert_eq!(o.cmd_busy, !o.en_ready, "clock {}", b.clock - 1);
+            assert_eq!(t.early_taken, o.en_ready);
+            if t.early_taken {
+                return busy;
+            }
+            busy += 1;
+            assert!(busy < 10);
+        }
+    };
+    let (o, t) = b.step(&Ins {
+        cmd: Some(cmd(qp_cmd::SET_TIMER, 6, 5)),
+        ..idle()
+    });
+    assert!(t.cmd_taken && !o.cmd_busy && o.en_ready);
+    assert_eq!(busy_clocks(&mut b, &mut offer), 4, "held, c3, c4, c5");
+    while !b.drained() {
+        b.step(&idle());
+    }
+    // Held two clocks behind a lookup in flight: five clocks.
+    b.step(&Ins {
+        issue: Some(lk(3, 1, Raw::Ok)),
+        ..idle()
+    });
+    let (_, t) = b.step(&Ins {
+        cmd: Some(cmd(qp_cmd::CLEAR_TIMER, 6, 0)),
+        ..idle()
+    });
+    assert!(t.cmd_taken);
+    assert_eq!(busy_clocks(&mut b, &mut offer), 5, "held twice, c3, c4, c5");
+    while !b.drained() {
+        b.step(&idle());
+    }
+    assert_eq!(b.early_refused_nak, 5);
+    assert_eq!(b.early_refused_cmd, 9);
+    assert_eq!(b.early.len(), 3);
+    assert_eq!(
+        b.syndromes(),
+        vec![(2, 0x62), (9, RNR12), (9, RNR12), (9, RNR12)]
+    );
+}
+
+#[test]
+fn responder_rnr_answer_whose_nak_went_out_early_queues_none_but_waits() {
+    // The RNR answer with `cm_nak_sent`: no NAK, no `nak_rnr`, but the QP
+    // waits for the PSN as after any RNR (other PSNs DROP, back to back
+    // too); its retransmission that faults again gets a NAK as usual.
+    let items = [
+        Item::L(sent(3, 100)),
+        Item::L(lk(3, 101, Raw::Ok)),
+        Item::L(lk(3, 102, Raw::Fault)),
+        Item::L(lk(3, 100, Raw::Ok)),
+        Item::L(lk(3, 101, Raw::Ok)),
+        Item::L(sent(4, 7)),
+        Item::L(lk(4, 7, Raw::Fault)),
+        Item::L(lk(4, 8, Raw::Ok)),
+        Item::L(lk(4, 7, Raw::Ok)),
+        // Beyond the table: nothing written, nothing queued.
+        Item::L(sent(0x13, 5)),
+        Item::L(lk(3, 6, Raw::Ok)),
+        // A QP put in error after its request's early NAK: the replay is
+        // still answered RNR (as the NAK said), no NAK; the QP stays in
+        // error until QP_RESET.
+        Item::C(cmd(qp_cmd::SET_ERROR, 5, 0)),
+        Item::L(sent(5, 9)),
+        Item::L(lk(5, 10, Raw::Ok)),
+        Item::L(local(5, 1, Raw::Ok)),
+        Item::C(cmd(qp_cmd::RESET, 5, 0)),
+        Item::L(lk(5, 10, Raw::Ok)),
+    ];
+    for gap in [0, 6] {
+        let b = run(Uut::small(), &items, gap, |_| true);
+        assert_eq!(
+            b.statuses(),
+            vec![
+                (3, 100, Some(RNR)),
+                (3, 101, Some(DROP)),
+                (3, 102, Some(DROP)),
+                (3, 100, Some(OK)),
+                (3, 101, Some(OK)),
+                (4, 7, Some(RNR)),
+                (4, 7, Some(RNR)),
+                (4, 8, Some(DROP)),
+                (4, 7, Some(OK)),
+                (0x13, 5, Some(RNR)),
+                (3, 6, Some(OK)),
+                (5, 9, Some(RNR)),
+                (5, 10, Some(FATAL)),
+                (5, 1, Some(FATAL)),
+                (5, 10, Some(OK)),
+            ],
+            "gap {gap}"
+        );
+        assert_eq!(b.syndromes(), vec![(4, RNR12), (5, 0x63)], "gap {gap}");
+        assert_eq!(b.rnr_pulses, 1, "gap {gap}: nak_rnr");
+        assert_eq!(b.sent_drops, 2, "gap {gap}");
+    }
+    // The whole early path: the early NAK of QP 2 PSN 50 is taken, the
+    // request's replay is answered RNR with `cm_nak_sent`: one NAK in
+    // all, and QP 2 then waits for PSN 50.
+    let mut b = ready_bench(Uut::small());
+    let (_, t) = b.step(&Ins {
+        early: Some(early(2, 50, None)),
+        ..idle()
+    });
+    assert!(t.early_taken);
+    let items = [
+        Item::L(sent(2, 50)),
+        Item::L(lk(2, 51, Raw::Ok)),
+        Item::L(lk(2, 50, Raw::Ok)),
+    ];
+    feed(&mut b, &items, 0, |_| true);
+    let st: Vec<_> = b.statuses().iter().map(|s| s.2).collect();
+    assert_eq!(st, vec![Some(RNR), Some(DROP), Some(OK)]);
+    assert_eq!(b.got_nak.len(), 1, "one NAK for the request");
+    check_header(
+        b.got_nak[0].1.hdr,
+        PKEY,
+        0x30_0002,
+        50,
+        RNR12,
+        0x40_0000 + 50,
+    );
+    assert_eq!(b.rnr_pulses, 1);
+}
+
+#[test]
+fn responder_ov_tmr_shows_the_qp_timer_code_at_c5() {
+    // `ov_tmr_*` for lookups of their QP right behind the commands (the
+    // forwarding) and spaced; other QPs, the alias beyond the table and
+    // local ops included.
+    let items = [
+        Item::C(cmd(qp_cmd::SET_TIMER, 6, 5)),
+        Item::L(lk(6, 1, Raw::Ok)),
+        Item::L(lk(7, 1, Raw::Ok)),
+        Item::L(lk(22, 1, Raw::Ok)),
+        Item::L(local(6, 2, Raw::Ok)),
+        Item::C(cmd(qp_cmd::SET_TIMER, 6, 31)),
+        Item::L(lk(6, 3, Raw::Ok)),
+        Item::C(cmd(qp_cmd::SET_TIMER, 6, 0)),
+        Item::L(lk(6, 4, Raw::Ok)),
+        Item::C(cmd(qp_cmd::CLEAR_TIMER, 6, 0)),
+        Item::L(lk(6, 5, Raw::Ok)),
+        Item::C(cmd(qp_cmd::SET_TIMER, 6, 9)),
+        Item::L(lk(6, 6, Raw::Ok)),
+        Item::C(cmd(qp_cmd::RESET, 6, 0)),
+        Item::L(lk(6, 7, Raw::Ok)),
+    ];
+    for gap in [0, 5] {
+        let b = run(Uut::small(), &items, gap, |_| true);
+        let got: Vec<_> = b.decided.iter().map(|d| d.ov_tmr).collect();
+        assert_eq!(
+            got,
+            vec![
+                (true, 5),
+                (false, 0),
+                (false, 0),
+                (true, 5),
+                (true, 31),
+                (true, 0),
+                (false, 0),
+                (true, 9),
+                (false, 0),
+            ],
+            "gap {gap}"
+        );
+    }
+}
+
 /// Random traffic: the translator's issue with hot QPs, retransmissions,
 /// PSNs near the wrap, every raw answer and both park kinds, replays of
 /// parked lookups, commands, resets, phases of NAK backpressure.
@@ -1863,6 +2426,25 @@ fn random_run(dut: Uut, clocks: u64, seed: u64) {
             ("SET_ERROR", b.cmds[1], 2),
             ("SET_TIMER", b.cmds[2], 2),
             ("CLEAR_TIMER", b.cmds[3], 2),
+            ("early NAKs taken", b.r.early_naks, 20),
+            ("early NAKs with the QP's timer code", b.early_tmr, 5),
+            (
+                "early NAKs refused for a NAK queued or being pushed",
+                b.early_refused_nak,
+                10,
+            ),
+            (
+                "early NAKs refused for a QP command",
+                b.early_refused_cmd,
+                5,
+            ),
+            (
+                "early NAKs ahead of the NAK decided in their clock",
+                b.early_beside_decision,
+                3,
+            ),
+            ("RNR answers whose NAK went out early", b.r.rnr_sent, 20),
+            ("DROPs of a QP waiting after an early NAK", b.sent_drops, 5),
         ]
     }) {
         let c = b.clock;
@@ -1891,7 +2473,10 @@ fn random_run(dut: Uut, clocks: u64, seed: u64) {
             offer = Some(if !parked.is_empty() && rng.gen_ratio(1, 3) {
                 // The replay of a parked lookup, with a new answer.
                 let mut x = parked.swap_remove(rng.gen_range(0..parked.len()));
-                x.raw = if rng.gen_ratio(1, 4) {
+                x.raw = if x.nak_sent {
+                    // Its early NAK was taken: answered RNR.
+                    Raw::Fault
+                } else if rng.gen_ratio(1, 4) {
                     Raw::ParkMiss
                 } else {
                     Raw::Ok
@@ -1928,14 +2513,18 @@ fn random_run(dut: Uut, clocks: u64, seed: u64) {
                     84..=91 => Raw::ParkBlocked,
                     _ => Raw::ParkMiss,
                 };
+                let remote = rng.gen_ratio(4, 5);
                 Lk {
                     qpn,
                     psn,
-                    remote: rng.gen_ratio(4, 5),
+                    remote,
                     raw,
                     susp: rng.gen_ratio(1, 3),
                     rqpn: rng.gen::<u32>() & 0xff_ffff,
                     msn: rng.gen::<u32>() & 0xff_ffff,
+                    // Some remote faults come as the replay of a request
+                    // whose NAK went out early.
+                    nak_sent: remote && raw == Raw::Fault && rng.gen_ratio(1, 6),
                 }
             });
         }
@@ -1959,12 +2548,48 @@ fn random_run(dut: Uut, clocks: u64, seed: u64) {
             };
             cmd_offer = Some(cmd(kind, qpn, rng.gen_range(0..32)));
         }
+        // An early NAK now and then, for one clock: half of them for a
+        // parked remote lookup (its replay then comes answered RNR with
+        // `cm_nak_sent`), the others with random fields for any QPN.
+        let mut early = None;
+        let mut early_for = None;
+        if rng.gen_ratio(1, 8) {
+            let tmr_code = rng.gen_range(0..32);
+            let k = rng.gen_range(0..parked.len().max(1));
+            early = Some(match parked.get(k) {
+                Some(p) if p.remote && !p.nak_sent && rng.gen_bool(0.5) => {
+                    early_for = Some(k);
+                    let t = b.r.overrides(&p.lookup()).timer;
+                    EarlyNak {
+                        qpn: p.qpn,
+                        rqpn: p.rqpn,
+                        psn: p.psn,
+                        msn: p.msn,
+                        tmr_valid: t.is_some(),
+                        tmr_code: t.unwrap_or(tmr_code),
+                    }
+                }
+                _ => EarlyNak {
+                    qpn: match rng.gen_range(0..4) {
+                        0 => rng.gen::<u32>() & 0xff_ffff,
+                        1 => rng.gen_range(0..qps),
+                        _ => hot[rng.gen_range(0..hot.len())],
+                    },
+                    rqpn: rng.gen::<u32>() & 0xff_ffff,
+                    psn: rng.gen::<u32>() & 0xff_ffff,
+                    msn: rng.gen::<u32>() & 0xff_ffff,
+                    tmr_valid: rng.gen_bool(0.5),
+                    tmr_code,
+                },
+            });
+        }
         let i = Ins {
             rst: c < 1 || rng.gen_ratio(1, reset_odds),
             pkey,
             rnr_timer: timer,
             issue: offer,
             cmd: cmd_offer,
+            early,
             m_nak_ready: rng.gen_bool(nak_p),
         };
         let decided_before = b.decided.len();
@@ -1974,6 +2599,9 @@ fn random_run(dut: Uut, clocks: u64, seed: u64) {
         }
         if t.cmd_taken {
             cmd_offer = None;
+        }
+        if let (true, Some(k)) = (t.early_taken, early_for) {
+            parked[k].nak_sent = true;
         }
         if let Some(d) = b.decided.get(decided_before) {
             if d.status.is_none() && parked.len() < 64 {
@@ -1998,7 +2626,7 @@ fn random_run(dut: Uut, clocks: u64, seed: u64) {
         assert!(left > 0, "not drained: {} NAKs missing", b.exp_nak.len());
     }
     println!(
-        "{} clocks: {} decisions ({} parked), {} NAKs ({} RNR, {} RNR suspended, {} error), {} drops, {} local FATAL, {} commands ({} refused), {} resets, NAK FIFO peak {}, distances {:?}",
+        "{} clocks: {} decisions ({} parked), {} NAKs ({} RNR, {} RNR suspended, {} error, {} early; {} early refused), {} RNR answers after an early NAK, {} drops, {} local FATAL, {} commands ({} refused), {} resets, NAK FIFO peak {}, distances {:?}",
         b.clock,
         b.decided.len(),
         b.parks,
@@ -2006,6 +2634,9 @@ fn random_run(dut: Uut, clocks: u64, seed: u64) {
         b.r.rnr_naks,
         b.r.rnr_susp_naks,
         b.r.err_naks,
+        b.r.early_naks,
+        b.early_refused_nak + b.early_refused_cmd,
+        b.r.rnr_sent,
         b.r.drops,
         b.r.local_fatals,
         b.cmds.iter().sum::<u64>(),

@@ -16,11 +16,26 @@
 //! drives these for the lookup at c5 that the translator presented on
 //! `m_qlk_*` at c2 (every lookup of a request, both halves and every
 //! replay, gets the same overrides, as a real responder's state would give
-//! them). It raises `hold` in random clocks and bursts. It checks
-//! `m_qlk_*` against the request, that no lookup is issued while `hold` is
-//! high, and that every request is answered on `m_cm_*` once, at c5, with
-//! its reference status (overrides applied), remote QPN, MSN and
-//! suspended flag.
+//! them). The timer override (`ov_tmr_valid`, `ov_tmr_code`) is drawn per
+//! request too and driven the same way (noise in clocks without a lookup at
+//! c5). It raises `hold` in random clocks and bursts, `qp_cmd_busy` in
+//! rare short bursts, and takes early RNR NAKs (`m_en_ready`) in most
+//! clocks. It checks `m_qlk_*` against the request, that no lookup is
+//! issued while `hold` is high, and that every request is answered on
+//! `m_cm_*` once, at c5, with its reference status (overrides applied),
+//! remote QPN, MSN and suspended flag.
+//!
+//! Early RNR NAKs (`m_en_*`): each offer lasts one clock and names a
+//! request in flight and not yet answered on `m_cm_*`, with its QPN, remote
+//! QPN, PSN, MSN and timer override; it is a remote op whose reference
+//! answer is RNR, every request its QP sent before it is decided, no
+//! `qp_cmd_busy` came from the commit of its park to the walker's
+//! completion, and no request is offered twice. A request whose NAK was
+//! taken is answered RNR with `m_cm_nak_sent`; every other answer has
+//! `m_cm_nak_sent` low. The stop rule counts NAKs taken and refused. A
+//! directed test pins the offer to the third clock after the R beat of the
+//! PTE that ends the walk, and checks local ops, a refused NAK and a QP
+//! command.
 
 use odp_mmu_workshop::harness;
 
@@ -290,6 +305,13 @@ struct Inputs {
     ov_fatal: bool,
     ov_drop: bool,
     hold: bool,
+    /// The responder's timer override for the lookup at c5 (`ov_tmr_valid`,
+    /// `ov_tmr_code`).
+    ov_tmr: (bool, u8),
+    /// `qp_cmd_busy`: a QP command in flight at the responder.
+    cmd_busy: bool,
+    /// `m_en_ready`: the responder takes an early NAK.
+    en_ready: bool,
     /// The invalidation epoch (`epoch`), stamped on every lookup at c0.
     epoch: u8,
 }
@@ -301,6 +323,9 @@ type Inv = (u8, u32, u64, u64, u64, u64);
 type Qlk = (u32, u32, bool);
 /// The decision's answer at c5: `(status, rqpn, msn, susp)`.
 type Cm = (u8, u32, u32, bool);
+/// An early RNR NAK on `m_en_*`: `(qpn, rqpn, psn, msn, tmr_valid,
+/// tmr_code)`.
+type En = (u32, u32, u32, u32, bool, u8);
 
 #[derive(Clone, Copy, Default, Debug)]
 struct Outputs {
@@ -325,15 +350,21 @@ struct Outputs {
     /// `m_cm_qpn`, `m_cm_mr`.
     cm_qpn: u32,
     cm_mr: u8,
+    /// `m_cm_nak_sent`.
+    cm_nak_sent: bool,
+    /// The early NAK offered (`m_en_valid` and its fields).
+    en: Option<En>,
 }
 
 odp_mmu_workshop::port_map!(SmallPorts for Small {
     clock: clock,
-    inputs: [rst, plk_pending, m_flt_ready, ov_fatal, ov_drop, hold, epoch, xreq_pf, xreq_nofault],
+    inputs: [rst, plk_pending, m_flt_ready, ov_fatal, ov_drop, hold, epoch, xreq_pf, xreq_nofault,
+        ov_tmr_valid, ov_tmr_code, qp_cmd_busy, m_en_ready],
     outputs: [ready, mon_multi_hit, mon_overflow, mon_tlb_refused, mon_parked, mon_tlb_hit, mon_tlb_miss, mon_walk,
         m_plk_valid, m_plk_mr, m_plk_vpn, m_flt_valid, m_flt_mr, m_flt_vpn, m_flt_qpn, m_flt_op, m_flt_va,
         m_flt_msg_len, m_flt_mr_hi, m_qlk_valid, m_qlk_qpn, m_qlk_psn, m_qlk_remote, m_cm_valid,
-        m_cm_status, m_cm_rqpn, m_cm_msn, m_cm_susp, m_cm_epoch, m_cm_qpn, m_cm_mr, m_pf_valid, m_pf_status],
+        m_cm_status, m_cm_rqpn, m_cm_msn, m_cm_susp, m_cm_epoch, m_cm_qpn, m_cm_mr, m_pf_valid, m_pf_status,
+        m_cm_nak_sent, m_en_valid, m_en_qpn, m_en_rqpn, m_en_psn, m_en_msn, m_en_tmr_valid, m_en_tmr_code],
     bundles: [s_xreq, m_xrsp, mr_wr, mr_st, inv, m_axi],
 });
 
@@ -408,6 +439,10 @@ impl Backend {
         d.set("ov_fatal", i.ov_fatal as u128);
         d.set("ov_drop", i.ov_drop as u128);
         d.set("hold", i.hold as u128);
+        d.set("ov_tmr_valid", i.ov_tmr.0 as u128);
+        d.set("ov_tmr_code", i.ov_tmr.1 as u128);
+        d.set("qp_cmd_busy", i.cmd_busy as u128);
+        d.set("m_en_ready", i.en_ready as u128);
         d.set("epoch", i.epoch as u128);
         let (wv, idx, e) = match i.mr_wr {
             Some((idx, e)) => (true, idx, e),
@@ -496,6 +531,17 @@ impl Backend {
             cm_epoch: d.get("m_cm_epoch") as u8,
             cm_qpn: d.get("m_cm_qpn") as u32,
             cm_mr: d.get("m_cm_mr") as u8,
+            cm_nak_sent: d.is("m_cm_nak_sent"),
+            en: d.is("m_en_valid").then(|| {
+                (
+                    d.get("m_en_qpn") as u32,
+                    d.get("m_en_rqpn") as u32,
+                    d.get("m_en_psn") as u32,
+                    d.get("m_en_msn") as u32,
+                    d.is("m_en_tmr_valid"),
+                    d.get("m_en_tmr_code") as u8,
+                )
+            }),
         }
     }
 
@@ -515,8 +561,16 @@ struct InFlight {
     beat: usize,
     /// `(psn, rqpn, msn)`.
     rc: (u32, u32, u32),
-    /// The responder's overrides for every lookup of the request.
+    /// The responder's overrides for every lookup of the request:
+    /// `(ov_fatal, ov_drop)` and `(ov_tmr_valid, ov_tmr_code)`.
     ov: (bool, bool),
+    tmr: (bool, u8),
+    /// The clock of its last lookup at c5 (the one that parked it, when
+    /// its early NAK is offered).
+    last_c5: Option<u64>,
+    /// Early NAKs offered for it, and the clock its early NAK was taken in.
+    en_offers: u32,
+    nak: Option<u64>,
     /// Answers on `m_cm_*` so far.
     decided: u32,
     /// The clock the request was accepted in.
@@ -546,6 +600,23 @@ struct Bench {
     pub hold_pct: u32,
     /// Clocks of a `hold` burst still to come.
     hold_left: u32,
+    /// Percentage of clocks with `m_en_ready` high; mean clocks between
+    /// `qp_cmd_busy` bursts (1 to 3 clocks; 0: never).
+    pub en_pct: u32,
+    pub busy_every: u32,
+    /// Early NAKs the run must see taken, and refused.
+    pub en_min: u64,
+    /// Clocks of a `qp_cmd_busy` burst still to come.
+    busy_left: u32,
+    /// The clocks `qp_cmd_busy` was high in, in order.
+    busy_clocks: Vec<u64>,
+    /// The PSN of the early NAK offered in the last clock.
+    en_last: Option<u32>,
+    /// Early NAKs taken and offered but refused; answers with
+    /// `m_cm_nak_sent`.
+    pub naks_taken: u64,
+    pub naks_refused: u64,
+    pub nak_answers: u64,
     /// The responder's lookups at c5, c4 and c3 (front: c5).
     qlk_q: VecDeque<Option<Qlk>>,
     /// `hold` two clocks ago and one clock ago (front: two).
@@ -616,6 +687,15 @@ impl Bench {
             drop_pct: 0,
             hold_pct: 0,
             hold_left: 0,
+            en_pct: 0,
+            busy_every: 0,
+            en_min: 0,
+            busy_left: 0,
+            busy_clocks: Vec::new(),
+            en_last: None,
+            naks_taken: 0,
+            naks_refused: 0,
+            nak_answers: 0,
             qlk_q: VecDeque::from(vec![None; 3]),
             hold_q: VecDeque::from(vec![false; 2]),
             ov_fatal_answers: 0,
@@ -702,9 +782,22 @@ impl Bench {
         // The responder's side: the overrides of the lookup at c5 (drawn
         // when its request was accepted), and `hold` in random clocks and
         // now and then in a burst.
+        // Between lookups `ov_tmr_*` is noise: only the value at a
+        // decision may be kept.
+        i.ov_tmr = (self.rng.gen(), self.rng.gen_range(0..32));
         if let Some((_, psn, _)) = self.qlk_q[0] {
             let tag = self.by_psn[&psn];
             (i.ov_fatal, i.ov_drop) = self.inflight[&tag].ov;
+            i.ov_tmr = self.inflight[&tag].tmr;
+        }
+        // The early NAK's taker, and now and then a QP command.
+        i.en_ready = self.rng.gen_range(0..100) < self.en_pct;
+        if self.busy_every > 0 {
+            if self.busy_left == 0 && self.rng.gen_ratio(1, self.busy_every) {
+                self.busy_left = self.rng.gen_range(1..=3);
+            }
+            i.cmd_busy = self.busy_left > 0;
+            self.busy_left = self.busy_left.saturating_sub(1);
         }
         if self.hold_pct > 0 {
             if self.hold_left == 0 && self.rng.gen_ratio(1, 400) {
@@ -807,6 +900,14 @@ impl Bench {
         if i.rst {
             self.qlk_q = VecDeque::from(vec![None; 3]);
         }
+        if i.cmd_busy {
+            self.busy_clocks.push(c);
+        }
+        if let Some((_, psn, _)) = c5 {
+            let tag = self.by_psn[&psn];
+            self.inflight.get_mut(&tag).unwrap().last_c5 = Some(c);
+        }
+        self.early_nak(c, i, o);
         if let Some((st, rqpn, msn, susp)) = o.cm {
             let (_, psn, _) =
                 c5.unwrap_or_else(|| panic!("clock {c}: m_cm_valid without a lookup at c5"));
@@ -828,6 +929,21 @@ impl Bench {
             );
             f.epoch = Some(o.cm_epoch);
             assert_eq!(o.cm_qpn, f.req.qpn, "clock {c}: m_cm_qpn of tag {tag}");
+            // The NAK went out early exactly when it was taken on m_en_*.
+            if let Some(t) = f.nak {
+                assert!(
+                    t < c && st == status::RNR && o.cm_nak_sent,
+                    "clock {c}: tag {tag}, whose early NAK was taken in clock {t}, answered {st} with m_cm_nak_sent {}",
+                    o.cm_nak_sent
+                );
+                self.nak_answers += 1;
+            } else {
+                assert!(
+                    !o.cm_nak_sent,
+                    "clock {c}: m_cm_nak_sent for tag {tag} {:x?}, whose early NAK was not taken",
+                    f.req
+                );
+            }
             if want_susp {
                 // The MR waiters record the QP on this MR.
                 let index = (f.req.key >> 8) as usize & ((1 << self.w.idx_bits) - 1);
@@ -876,6 +992,7 @@ impl Bench {
                 && req.op & 2 == 0
                 && !fatal
                 && self.rng.gen_range(0..100) < self.drop_pct;
+            let tmr = (self.rng.gen_ratio(1, 2), self.rng.gen_range(0..32));
             if fatal || drop {
                 answer = Answer {
                     status: if fatal { status::FATAL } else { status::DROP },
@@ -906,6 +1023,10 @@ impl Bench {
                     beat: 0,
                     rc: i.rc,
                     ov: (fatal, drop),
+                    tmr,
+                    last_c5: None,
+                    en_offers: 0,
+                    nak: None,
                     decided: 0,
                     accepted: c,
                     epoch: None,
@@ -984,6 +1105,91 @@ impl Bench {
         self.clock += 1;
     }
 
+    /// The early RNR NAK on `m_en_*` in clock `c`: offered for one clock,
+    /// for a remote request in flight and not yet answered, whose reference
+    /// answer is RNR, heading its QP, with no QP command since it parked,
+    /// with its own fields and timer override; at most once per request.
+    fn early_nak(&mut self, c: u64, i: &Inputs, o: &Outputs) {
+        let Some((qpn, rqpn, psn, msn, tv, tc)) = o.en else {
+            self.en_last = None;
+            return;
+        };
+        assert_ne!(
+            self.en_last,
+            Some(psn),
+            "clock {c}: m_en_valid for PSN {psn:#x} held a second clock"
+        );
+        self.en_last = Some(psn);
+        let tag = *self.by_psn.get(&psn).unwrap_or_else(|| {
+            panic!("clock {c}: early NAK for PSN {psn:#x}, no request in flight")
+        });
+        let f = &self.inflight[&tag];
+        assert_eq!(
+            (qpn, rqpn, msn),
+            (f.req.qpn, f.rc.1, f.rc.2),
+            "clock {c}: m_en_qpn / rqpn / msn of tag {tag} {:x?}",
+            f.req
+        );
+        // No PREFETCH in this bench (`xreq_pf` low): a remote op.
+        assert!(
+            f.req.op & 2 == 0,
+            "clock {c}: early NAK of tag {tag}, a local op {:x?}",
+            f.req
+        );
+        assert_eq!(
+            (tv, tc),
+            f.tmr,
+            "clock {c}: m_en_tmr_* of tag {tag} are not its ov_tmr_*"
+        );
+        assert_eq!(
+            f.decided, 0,
+            "clock {c}: early NAK of tag {tag} {:x?}, answered on m_cm_* already",
+            f.req
+        );
+        assert_eq!(
+            f.en_offers, 0,
+            "clock {c}: a second early NAK offered for tag {tag} {:x?}",
+            f.req
+        );
+        // The overrides are fixed per request: the NAK must be the answer.
+        assert_eq!(
+            f.answer.status,
+            status::RNR,
+            "clock {c}: early NAK of tag {tag} {:x?}, whose reference answer is {:x?} (overrides {:?})",
+            f.req,
+            f.answer,
+            f.ov
+        );
+        // It heads its QP's chain: all its QP sent before it is decided.
+        for t in self.per_qp[&f.req.qpn].iter().take_while(|&&t| t != tag) {
+            assert!(
+                self.inflight[t].decided > 0,
+                "clock {c}: early NAK of tag {tag} while tag {t} ahead of it on QP {} is undecided",
+                f.req.qpn
+            );
+        }
+        // No QP command from the commit of the park (the clock after its
+        // lookup at c5) to the walker's completion (two clocks ago).
+        let parked = f
+            .last_c5
+            .unwrap_or_else(|| panic!("clock {c}: early NAK of tag {tag}, never looked up"));
+        let next_busy = self.busy_clocks[self.busy_clocks.partition_point(|&b| b <= parked)..]
+            .first()
+            .copied();
+        assert!(
+            next_busy.is_none_or(|b| b + 2 >= c),
+            "clock {c}: early NAK of tag {tag}, parked at c5 in clock {parked}, after qp_cmd_busy in clock {next_busy:?}"
+        );
+        let f = self.inflight.get_mut(&tag).unwrap();
+        f.en_offers += 1;
+        if i.en_ready {
+            f.nak = Some(c);
+            self.naks_taken += 1;
+        } else {
+            self.naks_refused += 1;
+        }
+    }
+
     fn idle(&self) -> bool {
         self.pending.is_none()
             && self.inflight.is_empty()
@@ -1011,6 +1217,13 @@ impl Bench {
         }
         if self.pend_pct > 0 {
             bins.push(("pending-page lookups", self.pend_hits, 1));
+        }
+        if self.en_min > 0 && self.en_pct > 0 {
+            bins.push(("early NAKs taken", self.naks_taken, self.en_min));
+            bins.push(("answers with m_cm_nak_sent", self.nak_answers, self.en_min));
+        }
+        if self.en_min > 0 && self.en_pct < 100 {
+            bins.push(("early NAKs refused", self.naks_refused, self.en_min));
         }
         bins
     }
@@ -1054,7 +1267,7 @@ fn run(b: &mut Bench, be: &mut Backend, clocks: u64, min_answers: u64, drain: u6
         be.tick();
     }
     println!(
-        "{} clocks: sent {}, answered {}, fault reports {}, pending lookups answered pending {}, FATAL / DROP by override {} / {}, offers kept out by hold {}; (status, beats) -> count: {:?}",
+        "{} clocks: sent {}, answered {}, fault reports {}, pending lookups answered pending {}, FATAL / DROP by override {} / {}, offers kept out by hold {}, early NAKs taken {} / refused {} (answers with m_cm_nak_sent {}), qp_cmd_busy clocks {}; (status, beats) -> count: {:?}",
         b.clock,
         b.sent,
         b.answered,
@@ -1063,6 +1276,10 @@ fn run(b: &mut Bench, be: &mut Backend, clocks: u64, min_answers: u64, drain: u6
         b.ov_fatal_answers,
         b.ov_drop_answers,
         b.held_offers,
+        b.naks_taken,
+        b.naks_refused,
+        b.nak_answers,
+        b.busy_clocks.len(),
         b.seen
     );
 }
@@ -1077,6 +1294,7 @@ fn small_translator_matches_reference_on_verilog_random_long() {
     b.pend_pct = 50;
     b.pend_salt = seed;
     (b.fatal_pct, b.drop_pct, b.hold_pct) = (4, 8, 10);
+    (b.en_pct, b.busy_every, b.en_min) = (75, 400, 5);
     run(&mut b, &mut be, 1_000_000, 2_000, 200_000);
 }
 
@@ -1090,6 +1308,7 @@ fn full_translator_matches_reference_on_verilog_random() {
     b.pend_pct = 50;
     b.pend_salt = seed;
     (b.fatal_pct, b.drop_pct, b.hold_pct) = (4, 8, 10);
+    (b.en_pct, b.busy_every, b.en_min) = (75, 400, 50);
     run(&mut b, &mut be, 200_000, 10_000, 100_000);
 }
 
@@ -1102,6 +1321,7 @@ fn small_translator_verilog_matches_rust_hdl_in_random_lockstep() {
     b.pend_pct = 50;
     b.pend_salt = seed;
     (b.fatal_pct, b.drop_pct, b.hold_pct) = (4, 8, 10);
+    (b.en_pct, b.busy_every, b.en_min) = (75, 400, 2);
     run(&mut b, &mut Backend::lockstep(), 4_000, 300, 20_000);
 }
 
@@ -1442,6 +1662,211 @@ fn translation_works_for_an_mr_at_va_zero_and_at_the_top_of_the_va_space() {
     assert_eq!(a[4][0].0, status::ACCESS_ERR);
     assert_eq!(a[5][0].0, status::RNR);
     assert_eq!(a[6][0].0, status::STALL);
+}
+
+// ---------------------------------------------------------------------------
+// Directed: the early RNR NAK
+// ---------------------------------------------------------------------------
+
+/// The RC context `(psn, rqpn, msn)` of the request sent alone.
+const EN_RC: (u32, u32, u32) = (0x12_3456, 0xAB_CDEF, 0x65_4321);
+/// The responder's timer override for the request's lookups at c5, and
+/// what it drives in every other clock.
+const EN_TMR: (bool, u8) = (true, 0x15);
+const EN_TMR_IDLE: (bool, u8) = (false, 0x0A);
+
+/// What one request sent alone to an idle translator shows.
+#[derive(Debug, Default)]
+struct Alone {
+    /// Clocks of the AXI R handshakes.
+    r_beats: Vec<u64>,
+    /// Clocks of its lookups at c2 (`m_qlk_valid`).
+    qlk: Vec<u64>,
+    /// Clocks with `m_en_valid` high, and the NAK offered.
+    en: Vec<(u64, En)>,
+    /// Answers on `m_cm_*`: `(clock, status, m_cm_nak_sent)`.
+    cm: Vec<(u64, u8, bool)>,
+    /// The status of its answer on `m_xrsp_*`.
+    status: Option<u8>,
+    reports: Vec<Flt>,
+}
+
+/// A fresh small translator on one of the backends.
+type MakeBackend = fn() -> Backend;
+
+/// Sends `r` (tag 5, RC context `EN_RC`) alone on `be` once the MR table of
+/// `w` is written, with `m_en_ready` at `en_ready` in every clock,
+/// `qp_cmd_busy` high in the clocks `busy` (counted from the first clock of
+/// the run), and `EN_TMR` on `ov_tmr_*` at c5 of each of its lookups.
+fn alone(mut be: Backend, w: &mut World, r: Req, en_ready: bool, busy: &[u64]) -> Alone {
+    let mut a = Alone::default();
+    let n = w.mrs.len();
+    let (mut ready, mut mr_next, mut sent, mut end) = (false, 0, false, None);
+    for clock in 0..5_000u64 {
+        let mut i = Inputs {
+            rst: clock < 2,
+            axi: w.mem.outputs(),
+            xrsp_ready: true,
+            flt_ready: true,
+            en_ready,
+            cmd_busy: busy.contains(&clock),
+            // The lookup at c2 three clocks ago is at c5 now.
+            ov_tmr: if a.qlk.contains(&clock.wrapping_sub(3)) {
+                EN_TMR
+            } else {
+                EN_TMR_IDLE
+            },
+            ..Inputs::default()
+        };
+        if clock >= 2 && ready {
+            if mr_next < n {
+                i.mr_wr = Some((mr_next as u32, w.mrs[mr_next]));
+                mr_next += 1;
+            } else if !sent {
+                i.xreq = Some((5, r));
+                i.rc = EN_RC;
+            }
+        }
+        let o = be.settle(&i);
+        ready = o.ready;
+        sent |= i.xreq.is_some() && o.xreq_ready;
+        if i.axi.r.is_some() && o.rready {
+            a.r_beats.push(clock);
+        }
+        if o.qlk.is_some() {
+            a.qlk.push(clock);
+        }
+        if let Some(e) = o.en {
+            a.en.push((clock, e));
+        }
+        if let Some((st, ..)) = o.cm {
+            a.cm.push((clock, st, o.cm_nak_sent));
+        }
+        if o.flt_valid {
+            a.reports.push(o.flt);
+        }
+        if o.xrsp_valid {
+            assert_eq!(a.status, None, "a second answer");
+            let (tag, st, _, _, last) = o.xrsp;
+            assert_eq!(tag, 5);
+            if st != status::OK {
+                assert!(last, "a non-OK answer is one beat");
+            }
+            if last {
+                a.status = Some(st);
+                end = Some(clock);
+            }
+        }
+        w.mem.edge(&read_master(&o));
+        be.tick();
+        if end.is_some_and(|e| clock >= e + 30) {
+            return a;
+        }
+    }
+    panic!("{r:x?} not answered: {a:?}");
+}
+
+/// On an idle translator, a remote op parked for a walk that finds its page
+/// missing (or read-only for its write) has its RNR NAK offered on `m_en_*`
+/// 3 clocks after the R beat of the PTE that ends the walk, with its own
+/// QPN, remote QPN, PSN, MSN and the timer override of its lookup at c5
+/// (not the value driven in other clocks). Taken, its answer is RNR with
+/// `m_cm_nak_sent`; refused, or for a local op, or after a `qp_cmd_busy`
+/// since it parked, its answer comes the usual way without it. Run on the
+/// Verilog and on the rust-hdl model in lockstep with it.
+#[test]
+fn an_early_rnr_nak_leaves_three_clocks_after_the_pte_beat_for_remote_ops_only() {
+    use PageSize::*;
+    let base = 0x10_0000u64;
+    // One 1-level MR (a walk is one PTE read): page 0 mapped, page 1
+    // missing, page 2 read-only.
+    let world = || {
+        world_with(vec![(
+            mr(base, 0x3000, 1),
+            vec![(0, Size4K, 0x500, true), (0x2000, Size4K, 0x502, false)],
+        )])
+    };
+    let req = |op: u8, off: u64| Req {
+        op,
+        ..local_read(0, base + off, 64)
+    };
+    let end = base + 0x3000;
+    let report = |r: &Req| (0u8, r.va >> 12, r.qpn, r.op, r.va, msg_len_of(r), end);
+    let nak = (1, EN_RC.1, EN_RC.0, EN_RC.2, EN_TMR.0, EN_TMR.1);
+    let verilog: MakeBackend = || Backend::verilated(Small::new(QPS as usize), "translator_small");
+    for (name, backend) in [("verilog", verilog), ("lockstep", Backend::lockstep)] {
+        // Remote ops to a missing page (a write and a read) and a remote
+        // write to a read-only page, NAK taken.
+        for r in [
+            req(op::REMOTE_WRITE, 0x1100),
+            req(op::REMOTE_READ, 0x1100),
+            req(op::REMOTE_WRITE, 0x2100),
+        ] {
+            let a = alone(backend(), &mut world(), r, true, &[]);
+            let ctx = format!("{name}: {r:x?}: {a:?}");
+            assert_eq!(a.r_beats.len(), 1, "{ctx}");
+            // Clock r: the R beat of the PTE; the walker loads its
+            // completion register on its edge. r + 1: `done_valid`, taken
+            // at once (`done_ready`: nothing else in flight), the slot that
+            // started the walk matched into `ec_vec`. r + 2: the completion
+            // is applied from `dr_*` (the slot turns Forced RNR), the offer
+            // and its fields (read from `nf` at the slot) are registered.
+            // r + 3: `m_en_valid`, taken (`m_en_ready`) on its edge.
+            let r_beat = a.r_beats[0];
+            assert_eq!(a.en, vec![(r_beat + 3, nak)], "{ctx}");
+            assert_eq!(a.cm.len(), 1, "{ctx}");
+            let (cm_clock, st, nak_sent) = a.cm[0];
+            assert!(cm_clock > r_beat + 3, "{ctx}");
+            assert_eq!((st, nak_sent), (status::RNR, true), "{ctx}");
+            assert_eq!(a.status, Some(status::RNR), "{ctx}");
+            assert_eq!(a.reports, vec![report(&r)], "{ctx}");
+        }
+        // A local write to the missing page: no early NAK, STALL.
+        let r = req(op::LOCAL_WRITE, 0x1100);
+        let a = alone(backend(), &mut world(), r, true, &[]);
+        let ctx = format!("{name}: {r:x?}: {a:?}");
+        assert_eq!(a.r_beats.len(), 1, "{ctx}");
+        assert_eq!(a.en, vec![], "{ctx}");
+        assert_eq!(
+            a.cm.iter().map(|c| (c.1, c.2)).collect::<Vec<_>>(),
+            vec![(status::STALL, false)],
+            "{ctx}"
+        );
+        assert_eq!(a.status, Some(status::STALL), "{ctx}");
+        assert_eq!(a.reports, vec![report(&r)], "{ctx}");
+        // The remote write with `m_en_ready` low: offered in the same
+        // clock, not taken, so answered RNR without `m_cm_nak_sent`.
+        let r = req(op::REMOTE_WRITE, 0x1100);
+        let a = alone(backend(), &mut world(), r, false, &[]);
+        let ctx = format!("{name}: m_en_ready low: {a:?}");
+        assert_eq!(a.r_beats.len(), 1, "{ctx}");
+        assert_eq!(a.en, vec![(a.r_beats[0] + 3, nak)], "{ctx}");
+        assert_eq!(
+            a.cm.iter().map(|c| (c.1, c.2)).collect::<Vec<_>>(),
+            vec![(status::RNR, false)],
+            "{ctx}"
+        );
+        assert_eq!(a.status, Some(status::RNR), "{ctx}");
+        assert_eq!(a.reports, vec![report(&r)], "{ctx}");
+        // A QP command in the clock its park commits (the clock after its
+        // lookup at c5), or in the clock of the walker's completion: no
+        // early NAK, RNR the usual way. The run without it gives those
+        // clocks (the same run up to then).
+        let free = alone(backend(), &mut world(), r, true, &[]);
+        for busy in [free.qlk[0] + 4, free.r_beats[0] + 1] {
+            let a = alone(backend(), &mut world(), r, true, &[busy]);
+            let ctx = format!("{name}: qp_cmd_busy in clock {busy}: {a:?}");
+            assert_eq!(a.r_beats, free.r_beats, "{ctx}");
+            assert_eq!(a.en, vec![], "{ctx}");
+            assert_eq!(
+                a.cm.iter().map(|c| (c.1, c.2)).collect::<Vec<_>>(),
+                vec![(status::RNR, false)],
+                "{ctx}"
+            );
+            assert_eq!(a.status, Some(status::RNR), "{ctx}");
+            assert_eq!(a.reports, vec![report(&r)], "{ctx}");
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------

@@ -79,6 +79,47 @@ pub struct QpResponder<const QP_BITS: usize> {
     pub cm_msn: Signal<In, Bits<24>>,
     /// c5: the RNR answer is for a suspended MR (counted apart).
     pub cm_susp: Signal<In, Bit>,
+    /// c5: the RNR answer's NAK has already gone out through the early
+    /// port (`en_*`): the state is updated as for any RNR answer, but no
+    /// second NAK is queued.
+    pub cm_nak_sent: Signal<In, Bit>,
+    /// c5: the QP of the lookup deciding now has its own RNR timer code
+    /// (SET_TIMER), `ov_tmr_code`. The translator keeps both with a
+    /// parked request for its early NAK.
+    pub ov_tmr_valid: Signal<Out, Bit>,
+    /// c5: that code.
+    pub ov_tmr_code: Signal<Out, Bits<5>>,
+
+    /// Early RNR NAK (`en_*`), for a request whose walk has just found its
+    /// page missing, before the request is answered: queued at once when
+    /// `en_ready`, with the syndrome 0x20 | (`en_tmr_code` if
+    /// `en_tmr_valid`, else `rnr_timer`). Nothing else changes: the
+    /// request's RNR answer (with `cm_nak_sent`) updates the QP's state
+    /// later. Offered for one clock; one not taken is not queued.
+    pub en_valid: Signal<In, Bit>,
+    /// Early NAK: local QPN.
+    pub en_qpn: Signal<In, Bits<24>>,
+    /// Early NAK: remote QPN (DestQP).
+    pub en_rqpn: Signal<In, Bits<24>>,
+    /// Early NAK: PSN.
+    pub en_psn: Signal<In, Bits<24>>,
+    /// Early NAK: MSN.
+    pub en_msn: Signal<In, Bits<24>>,
+    /// Early NAK: the QP's own timer code is valid (`ov_tmr_valid` when
+    /// the request parked).
+    pub en_tmr_valid: Signal<In, Bit>,
+    /// Early NAK: that code.
+    pub en_tmr_code: Signal<In, Bits<5>>,
+    /// An early NAK is taken: the NAK FIFO is empty and nothing is being
+    /// pushed into it (so the early NAK follows every NAK queued before and
+    /// reorders none), no QP command is held or on its way through c3 to
+    /// c5, and the sweep is done. From registers.
+    pub en_ready: Signal<Out, Bit>,
+    /// A QP command is held or on its way through c3 to c5 (from
+    /// registers): the QP state a parked request was judged on may be
+    /// changing, so the translator forgets which of its parked requests
+    /// may get an early NAK.
+    pub cmd_busy: Signal<Out, Bit>,
 
     /// The translator must not issue a lookup: the sweep runs, a command
     /// waits for a slot, or the NAK FIFO lacks room for every lookup that
@@ -201,6 +242,10 @@ pub struct QpResponder<const QP_BITS: usize> {
     lw_st: DFF<Bits<32>>,
     nak_fifo: SmallFifo<Bits<NAK_BITS>, NAK_FIFO_DEPTH, 4, 5>,
     nak_word: Signal<Local, Bits<NAK_BITS>>,
+    // --- early NAKs ---
+    en_fire: Signal<Local, Bit>,
+    en_code: Signal<Local, Bits<5>>,
+    en_word: Signal<Local, Bits<NAK_BITS>>,
 }
 
 impl<const QP_BITS: usize> QpResponder<QP_BITS> {
@@ -232,6 +277,18 @@ impl<const QP_BITS: usize> QpResponder<QP_BITS> {
             cm_rqpn: Default::default(),
             cm_msn: Default::default(),
             cm_susp: Default::default(),
+            cm_nak_sent: Default::default(),
+            ov_tmr_valid: Default::default(),
+            ov_tmr_code: Default::default(),
+            en_valid: Default::default(),
+            en_qpn: Default::default(),
+            en_rqpn: Default::default(),
+            en_psn: Default::default(),
+            en_msn: Default::default(),
+            en_tmr_valid: Default::default(),
+            en_tmr_code: Default::default(),
+            en_ready: Default::default(),
+            cmd_busy: Default::default(),
             hold: Default::default(),
             m_nak: Default::default(),
             s_qpcmd_valid: Default::default(),
@@ -326,6 +383,9 @@ impl<const QP_BITS: usize> QpResponder<QP_BITS> {
             lw_st: Default::default(),
             nak_fifo: Default::default(),
             nak_word: Default::default(),
+            en_fire: Default::default(),
+            en_code: Default::default(),
+            en_word: Default::default(),
         }
     }
 }
@@ -540,6 +600,8 @@ impl<const QP_BITS: usize> Logic for QpResponder<QP_BITS> {
         if self.st.val().get_bit(26) {
             self.code.next = self.st.val().get_bits::<5>(27);
         }
+        self.ov_tmr_valid.next = self.st.val().get_bit(26);
+        self.ov_tmr_code.next = self.st.val().get_bits::<5>(27);
 
         // The new state word.
         self.n_psn.next = self.st.val().get_bits::<24>(0);
@@ -580,8 +642,9 @@ impl<const QP_BITS: usize> Logic for QpResponder<QP_BITS> {
             // A remote op answered (its status already overridden).
             self.c6_wr.d.next = self.inr5.q.val();
             if self.cm_status.val() == 1 {
-                // = status::RNR: a NAK, and the QP waits for this PSN.
-                self.nak.next = true;
+                // = status::RNR: a NAK (unless it went out early), and
+                // the QP waits for this PSN.
+                self.nak.next = !self.cm_nak_sent.val();
                 self.synd.next = self.synd_rnr.val() | bit_cast::<8, 5>(self.code.val());
                 self.n_wait.next = 1.into();
                 self.n_psn.next = self.psn5.q.val();
@@ -642,9 +705,34 @@ impl<const QP_BITS: usize> Logic for QpResponder<QP_BITS> {
         self.lw_v.d.next = self.c6_wr.q.val() & (!self.rst.val());
         self.lw_idx.d.next = self.c6_idx.q.val();
         self.lw_st.d.next = self.c6_new.q.val();
-        self.nak_fifo.push.next = self.c6_nak.q.val() & (!self.rst.val());
+        // An early NAK takes the FIFO's write port only in a clock without
+        // a commit's NAK (`en_ready`).
+        self.cmd_busy.next = self.cmd_held.q.val()
+            | (self.v3.q.val() & self.cmd3.q.val())
+            | (self.v4.q.val() & self.cmd4.q.val())
+            | (self.v5.q.val() & self.cmd5.q.val());
+        self.en_ready.next = self.ready_r.q.val()
+            & self.nak_fifo.empty.val()
+            & (!self.c6_nak.q.val())
+            & (!self.cmd_busy.val());
+        self.en_fire.next = self.en_valid.val() & self.en_ready.val() & (!self.rst.val());
+        self.en_code.next = self.rnr_timer.val();
+        if self.en_tmr_valid.val() {
+            self.en_code.next = self.en_tmr_code.val();
+        }
+        self.en_word.next = bit_cast::<NAK_BITS, 24>(self.en_qpn.val())
+            | (bit_cast::<NAK_BITS, 24>(self.en_rqpn.val()) << 24)
+            | (bit_cast::<NAK_BITS, 24>(self.en_psn.val()) << 48)
+            | (bit_cast::<NAK_BITS, 24>(self.en_msn.val()) << 72)
+            | (bit_cast::<NAK_BITS, 8>(self.synd_rnr.val() | bit_cast::<8, 5>(self.en_code.val()))
+                << 96)
+            | (bit_cast::<NAK_BITS, 16>(self.pkey.val()) << 104);
+        self.nak_fifo.push.next = (self.c6_nak.q.val() | self.en_fire.val()) & (!self.rst.val());
         self.nak_fifo.data_in.next = self.c6_word.q.val();
-        self.nak_rnr.next = self.c6_rnr.q.val() & self.c6_nak.q.val();
+        if !self.c6_nak.q.val() {
+            self.nak_fifo.data_in.next = self.en_word.val();
+        }
+        self.nak_rnr.next = (self.c6_rnr.q.val() & self.c6_nak.q.val()) | self.en_fire.val();
         self.nak_rnr_susp.next = self.c6_susp.q.val() & self.c6_nak.q.val();
         self.nak_err.next = self.c6_err.q.val() & self.c6_nak.q.val();
         self.drop.next = self.c6_drop.q.val();

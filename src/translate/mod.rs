@@ -11,6 +11,7 @@ use crate::common::interfaces::{
     AxiReadMaster, InvalidateIn, MrStateIn, MrWriteIn, XReqIn, XRspOut,
 };
 use crate::common::lowest::LowestSet;
+use crate::common::lut_ram::LutRam;
 use crate::translate::mr_table::MrTable;
 use crate::translate::tlb::Tlb;
 use crate::translate::walker::Walker;
@@ -125,6 +126,9 @@ pub struct XRsp {
 /// with them; a lookup issues only while 6 are free, which covers every
 /// lookup in flight (c1 to c5 and the one issuing).
 type OutFifo = SmallFifo<XRsp, 8, 3, 4>;
+/// Bits of a parked request's early-NAK fields: local QPN, DestQP, PSN,
+/// MSN (24 each), the QP's timer override valid and code.
+const NF_BITS: usize = 102;
 
 /// Fault-report FIFO: 4 reports. A decision answers RNR / STALL for a
 /// missing or pending page only while the FIFO has room for its report
@@ -264,6 +268,41 @@ pub struct Translator<
     /// bits), for the MR waiters' joins (`m_cm_susp` with STALL).
     pub m_cm_qpn: Signal<Out, Bits<24>>,
     pub m_cm_mr: Signal<Out, Bits<8>>,
+    /// With `m_cm_valid`: the answer is the RNR of a request whose NAK has
+    /// already left on `m_en_*` (the responder updates the QP's state but
+    /// queues no second NAK).
+    pub m_cm_nak_sent: Signal<Out, Bit>,
+    /// The responder's timer override of the QP deciding at c5 (its
+    /// `ov_tmr_*`), kept with a request that parks for a walk. Tie low
+    /// without a responder.
+    pub ov_tmr_valid: Signal<In, Bit>,
+    /// The responder's timer override code at c5.
+    pub ov_tmr_code: Signal<In, Bits<5>>,
+    /// The responder's `cmd_busy`: a QP command is on its way, so no
+    /// parked request keeps its right to an early NAK. Tie low without a
+    /// responder.
+    pub qp_cmd_busy: Signal<In, Bit>,
+    /// Early RNR NAK (to the responder's `en_*`): the walk of a parked
+    /// remote request, head of its QP, has found its page missing. Offered
+    /// for one clock, two clocks after the walker's completion; a request
+    /// whose early NAK is taken is answered RNR when it replays, whatever
+    /// it would meet then.
+    pub m_en_valid: Signal<Out, Bit>,
+    /// Early NAK: the request's local QPN.
+    pub m_en_qpn: Signal<Out, Bits<24>>,
+    /// Early NAK: the request's remote QPN.
+    pub m_en_rqpn: Signal<Out, Bits<24>>,
+    /// Early NAK: the request's PSN.
+    pub m_en_psn: Signal<Out, Bits<24>>,
+    /// Early NAK: the request's MSN.
+    pub m_en_msn: Signal<Out, Bits<24>>,
+    /// Early NAK: the QP's timer override was valid when the request parked.
+    pub m_en_tmr_valid: Signal<Out, Bit>,
+    /// Early NAK: that override's code.
+    pub m_en_tmr_code: Signal<Out, Bits<5>>,
+    /// The responder takes the early NAK (its `en_ready`). Tie low without
+    /// a responder: every NAK then comes with the answer.
+    pub m_en_ready: Signal<In, Bit>,
     /// With `s_xreq`: the request is a PREFETCH page of the prefetch unit
     /// (`docs/prefetch.md`). Its key's index names the MR and its tag and
     /// PD are not checked; its QPN is not range-checked and the responder's
@@ -288,6 +327,9 @@ pub struct Translator<
 
     // Parked request payloads and the walk each needs.
     payload: RAM<XReq, SLOT_BITS>,
+    // Each parked request's early-NAK fields (NF_BITS), written when it
+    // parks for a walk.
+    nf: LutRam<Bits<NF_BITS>, SLOT_BITS>,
     wi_va: RAM<Bits<64>, SLOT_BITS>,
     wi_off: RAM<Bits<64>, SLOT_BITS>,
     wi_root: RAM<Bits<52>, SLOT_BITS>,
@@ -300,6 +342,13 @@ pub struct Translator<
     sl_state: [DFF<ParkState>; SLOTS],
     sl_walk: [DFF<Bits<3>>; SLOTS],
     sl_forced: [DFF<Bits<3>>; SLOTS],
+    // Early RNR NAK, per slot: the request may get one (it parked for a
+    // walk as a remote op heading its QP, and no QP command has come
+    // since); it started the walk it waits on (rather than joining
+    // another's); its NAK has gone out.
+    sl_early: [DFF<Bit>; SLOTS],
+    sl_org: [DFF<Bit>; SLOTS],
+    sl_nak: [DFF<Bit>; SLOTS],
     sl_write: [DFF<Bit>; SLOTS],
     sl_remote: [DFF<Bit>; SLOTS],
     // The slot's walk is for the request's second page (B): a Forced
@@ -365,6 +414,19 @@ pub struct Translator<
     c5_fwd_slot: DFF<Bits<SLOT_BITS>>,
     c5_fv: DFF<Bit>,
     c5_forced: DFF<Bits<3>>,
+    // The slot of the replay at c5 has sent its NAK early.
+    c5_nak: DFF<Bit>,
+    // Early NAK: the slots whose walk the walker completed in the clock
+    // before, missing page (one-hot: the slot that started the walk);
+    // then the NAK offered on m_en_* (e_*: its slot and fields).
+    ec_vec: DFF<Bits<SLOTS>>,
+    e_valid: DFF<Bit>,
+    e_slot: DFF<Bits<SLOT_BITS>>,
+    e_f: DFF<Bits<NF_BITS>>,
+    ec_next: Signal<Local, Bits<SLOTS>>,
+    ec_slot: Signal<Local, Bits<SLOT_BITS>>,
+    d_nsent: Signal<Local, Bit>,
+    c6_nf: Signal<Local, Bits<NF_BITS>>,
     c5_fb: DFF<Bit>,
     c5_qbad: DFF<Bit>,
     c5_cov: DFF<Bits<3>>,
@@ -399,6 +461,9 @@ pub struct Translator<
     c6_fb: DFF<Bit>,
     c6_end: DFF<Bits<64>>,
     c6_keep: DFF<Bit>,
+    // The responder's timer override at the decision (for `nf`).
+    c6_tv: DFF<Bit>,
+    c6_tc: DFF<Bits<5>>,
     // Slots taken, for the free-slot search: set by the decision at c5 (the
     // clock it allocates, as the search needs), cleared by the commit of a
     // free at c6.
@@ -662,6 +727,33 @@ impl<
             m_cm_epoch: Default::default(),
             m_cm_qpn: Default::default(),
             m_cm_mr: Default::default(),
+            m_cm_nak_sent: Default::default(),
+            ov_tmr_valid: Default::default(),
+            ov_tmr_code: Default::default(),
+            qp_cmd_busy: Default::default(),
+            m_en_valid: Default::default(),
+            m_en_qpn: Default::default(),
+            m_en_rqpn: Default::default(),
+            m_en_psn: Default::default(),
+            m_en_msn: Default::default(),
+            m_en_tmr_valid: Default::default(),
+            m_en_tmr_code: Default::default(),
+            m_en_ready: Default::default(),
+            nf: Default::default(),
+            sl_early: std::array::from_fn(|_| Default::default()),
+            sl_org: std::array::from_fn(|_| Default::default()),
+            sl_nak: std::array::from_fn(|_| Default::default()),
+            c5_nak: Default::default(),
+            c6_tv: Default::default(),
+            c6_tc: Default::default(),
+            ec_vec: Default::default(),
+            e_valid: Default::default(),
+            e_slot: Default::default(),
+            e_f: Default::default(),
+            ec_next: Default::default(),
+            ec_slot: Default::default(),
+            d_nsent: Default::default(),
+            c6_nf: Default::default(),
             xreq_pf: Default::default(),
             xreq_nofault: Default::default(),
             m_pf_valid: Default::default(),
@@ -950,6 +1042,11 @@ impl<
             c5_fwd_slot,
             c5_fv,
             c5_forced,
+            c5_nak,
+            ec_vec,
+            e_valid,
+            e_slot,
+            e_f,
             c5_fb,
             c5_qbad,
             c5_cov,
@@ -977,6 +1074,8 @@ impl<
             c6_fb,
             c6_end,
             c6_keep,
+            c6_tv,
+            c6_tc,
             alloc_vec,
             rp_vec,
             rp1_valid,
@@ -1015,6 +1114,12 @@ impl<
             self.sl_state[i].clock.next = self.clock.val();
             self.sl_walk[i].clock.next = self.clock.val();
             self.sl_forced[i].clock.next = self.clock.val();
+            self.sl_early[i].clock.next = self.clock.val();
+            self.sl_org[i].clock.next = self.clock.val();
+            self.sl_nak[i].clock.next = self.clock.val();
+            self.sl_early[i].d.next = self.sl_early[i].q.val();
+            self.sl_org[i].d.next = self.sl_org[i].q.val();
+            self.sl_nak[i].d.next = self.sl_nak[i].q.val();
             self.sl_write[i].clock.next = self.clock.val();
             self.sl_remote[i].clock.next = self.clock.val();
             self.sl_wb[i].clock.next = self.clock.val();
@@ -1041,6 +1146,7 @@ impl<
         }
         clock!(self, clock, mr, tlb, walker, out_fifo, flt_fifo, rp_q, rp_qs);
         self.payload.read_clock.next = self.clock.val();
+        self.nf.clock.next = self.clock.val();
         self.payload.write_clock.next = self.clock.val();
         self.wi_va.read_clock.next = self.clock.val();
         self.wi_va.write_clock.next = self.clock.val();
@@ -1344,11 +1450,13 @@ impl<
         self.c5_fz.d.next = self.c6_alloc.q.val() & (self.c6_qpn.q.val() == self.s4_rq.val().qpn);
         self.c5_fz_slot.d.next = self.c6_slot.q.val();
         self.c5_fv.d.next = false;
+        self.c5_nak.d.next = false;
         self.c5_forced.d.next = 0.into();
         self.c5_fb.d.next = false;
         for i in 0..SLOTS {
             if bit_cast::<SLOT_BITS, 8>(self.s4.q.val().slot).index() == i {
                 self.c5_fv.d.next = self.sl_state[i].q.val() == ParkState::Forced;
+                self.c5_nak.d.next = self.sl_nak[i].q.val();
                 self.c5_forced.d.next = self.sl_forced[i].q.val();
                 self.c5_fb.d.next = self.sl_wb[i].q.val();
             }
@@ -1512,6 +1620,7 @@ impl<
         self.d_park.next = false;
         self.d_need_walk.next = false;
         self.d_walk_b.next = false;
+        self.d_nsent.next = false;
         if self.d_last.val() {
             if (!self.s5.q.val().replay) & self.d_blocked.val() {
                 // Behind a parked request of its QP, whatever its answer. It
@@ -1519,6 +1628,21 @@ impl<
                 // its predecessor is walking, and its replay (once it heads
                 // the chain) walks only if it still misses.
                 self.d_park.next = true;
+            } else if self.s5.q.val().replay & self.c5_nak.q.val() {
+                // Its RNR NAK went out early, at its walk's completion: it
+                // is answered RNR (and its page reported) whatever it would
+                // meet now, as the NAK said.
+                if self.d_room.val() {
+                    self.d_respond.next = true;
+                    self.d_rsp.next.status = 1.into(); // = status::RNR
+                    self.d_report.next = true;
+                    self.d_fb.next = self.c5_fb.q.val();
+                    self.d_nsent.next = true;
+                } else {
+                    // No room for its report: stays Forced, replays again.
+                    self.d_park.next = true;
+                    self.d_keep.next = true;
+                }
             } else if self.ov_fatal.val() & (!self.d_req.val().pf) {
                 // The responder: the QP is in error.
                 self.d_respond.next = true;
@@ -1608,6 +1732,7 @@ impl<
         self.m_cm_epoch.next = self.d_rsp.val().epoch;
         self.m_cm_qpn.next = self.d_req.val().qpn;
         self.m_cm_mr.next = self.m5.q.val().mr;
+        self.m_cm_nak_sent.next = self.d_nsent.val();
         self.out_fifo.data_in.next = self.rsp6.q.val();
         self.mon_overflow.next = self.out_fifo.overflow.val() | self.flt_fifo.overflow.val();
 
@@ -1689,8 +1814,20 @@ impl<
         self.c6_fb.d.next = self.d_fb.val();
         self.c6_end.d.next = self.m5.q.val().end;
         self.c6_keep.d.next = self.d_keep.val();
+        self.c6_tv.d.next = self.ov_tmr_valid.val();
+        self.c6_tc.d.next = self.ov_tmr_code.val();
         // The fault report, from the commit registers.
         self.c6_rq.next = self.c6_req.q.val();
+        // A park for a walk keeps the request's early-NAK fields.
+        self.c6_nf.next = bit_cast::<NF_BITS, 24>(self.c6_rq.val().qpn)
+            | (bit_cast::<NF_BITS, 24>(self.c6_rq.val().rqpn) << 24)
+            | (bit_cast::<NF_BITS, 24>(self.c6_rq.val().psn) << 48)
+            | (bit_cast::<NF_BITS, 24>(self.c6_rq.val().msn) << 72)
+            | (bit_cast::<NF_BITS, 1>(self.c6_tv.q.val().into()) << 96)
+            | (bit_cast::<NF_BITS, 5>(self.c6_tc.q.val()) << 97);
+        self.nf.write_enable.next = self.c6_park.q.val() & self.c6_need_walk.q.val();
+        self.nf.write_address.next = self.c6_slot.q.val();
+        self.nf.write_data.next = self.c6_nf.val();
         self.f_rec.next.mr = self.c6_mr.q.val();
         self.f_rec.next.vpn =
             self.c6_rq.val().va.get_bits::<52>(12) + bit_cast::<52, 1>(self.c6_fb.q.val().into());
@@ -1744,6 +1881,13 @@ impl<
                     }
                     self.sl_in_flight[i].d.next = false;
                 }
+                if self.c6_park.q.val() | self.c6_free.q.val() {
+                    self.sl_early[i].d.next =
+                        self.c6_need_walk.q.val() & self.c6_remote.q.val() & (!self.c6_rq.val().pf);
+                }
+                if self.c6_alloc.q.val() | self.c6_free.q.val() {
+                    self.sl_nak[i].d.next = false;
+                }
                 if self.c6_alloc.q.val() {
                     self.sl_valid[i].d.next = true;
                     self.sl_qpn[i].d.next = self.c6_qpn.q.val();
@@ -1761,6 +1905,9 @@ impl<
             if self.c6_alloc.q.val() & self.c6_blocked.q.val() & (self.c6_tail.q.val().index() == i)
             {
                 self.sl_has_succ[i].d.next = true;
+            }
+            if self.qp_cmd_busy.val() {
+                self.sl_early[i].d.next = false;
             }
             if self.c6_free.q.val()
                 & self.sl_pred_valid[i].q.val()
@@ -1834,6 +1981,7 @@ impl<
                 if self.wi_slot.q.val().index() == i {
                     self.sl_state[i].d.next = ParkState::Walking;
                     self.sl_walk[i].d.next = self.wf_id.q.val();
+                    self.sl_org[i].d.next = !self.wf_coal.q.val();
                 }
             }
             for i in 0..8 {
@@ -1886,6 +2034,64 @@ impl<
         self.tlb.fill_size.next = self.dr_size.q.val();
         self.tlb.fill_writable.next = self.dr_w.q.val();
         self.w_done.next = self.dr_take.val();
+
+        // ---- early RNR NAK: 4 clocks from the R beat to m_nak ----
+        // The completion the walker offers (its payload is a one-hot mux
+        // of registers) is matched against the slots: the one that started
+        // this walk, waiting on it, a remote op heading its QP with no QP
+        // command since it parked, and whose page the walk found missing
+        // (or read-only for its write). Registered one-hot into ec_vec.
+        self.ec_next.next = 0.into();
+        for i in 0..SLOTS {
+            self.ec_next.next = self.ec_next.val().replace_bit(
+                i,
+                self.sl_valid[i].q.val()
+                    & (self.sl_state[i].q.val() == ParkState::Walking)
+                    & (self.sl_walk[i].q.val() == self.walker.done_id.val())
+                    & self.sl_org[i].q.val()
+                    & self.sl_early[i].q.val()
+                    & (!self.sl_pred_valid[i].q.val())
+                    & ((self.walker.done_status.val() == 1) // = walker::STATUS_NOT_PRESENT
+                        | ((self.walker.done_status.val() == 0) // = walker::STATUS_OK
+                            & self.sl_write[i].q.val()
+                            & (!self.walker.done_writable.val()))),
+            );
+        }
+        self.ec_vec.d.next = 0.into();
+        if self.walker.done_valid.val()
+            & self.walker.done_ready.val()
+            & (!self.walker.done_stale.val())
+            & (!self.qp_cmd_busy.val())
+        {
+            self.ec_vec.d.next = self.ec_next.val();
+        }
+        // The clock after, the completion is in dr_*: its NAK is offered
+        // if the completion is applied now (so the slot turns Forced RNR),
+        // with the fields read from `nf` at the slot's index.
+        self.ec_slot.next = 0.into();
+        for b in 0..SLOT_BITS {
+            self.ec_slot.next = self
+                .ec_slot
+                .val()
+                .replace_bit(b, (self.ec_vec.q.val() & self.idx_mask[b].val()).any());
+        }
+        self.nf.read_address.next = self.ec_slot.val();
+        self.e_valid.d.next =
+            self.ec_vec.q.val().any() & self.dr_take.val() & (!self.dr_stale.q.val());
+        self.e_slot.d.next = self.ec_slot.val();
+        self.e_f.d.next = self.nf.read_data.val();
+        self.m_en_valid.next = self.e_valid.q.val();
+        self.m_en_qpn.next = self.e_f.q.val().get_bits::<24>(0);
+        self.m_en_rqpn.next = self.e_f.q.val().get_bits::<24>(24);
+        self.m_en_psn.next = self.e_f.q.val().get_bits::<24>(48);
+        self.m_en_msn.next = self.e_f.q.val().get_bits::<24>(72);
+        self.m_en_tmr_valid.next = self.e_f.q.val().get_bit(96);
+        self.m_en_tmr_code.next = self.e_f.q.val().get_bits::<5>(97);
+        for i in 0..SLOTS {
+            if self.e_valid.q.val() & self.m_en_ready.val() & (self.e_slot.q.val().index() == i) {
+                self.sl_nak[i].d.next = true;
+            }
+        }
         for i in 0..SLOTS {
             if self.w_done.val()
                 & self.sl_valid[i].q.val()
@@ -1990,6 +2196,8 @@ impl<
             self.dr_valid.d.next = false;
             self.beat2.d.next = false;
             self.rsp6_valid.d.next = false;
+            self.ec_vec.d.next = 0.into();
+            self.e_valid.d.next = false;
         }
     }
 }

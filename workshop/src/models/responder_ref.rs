@@ -6,6 +6,12 @@
 //! calls it in decision order (answers and commands in the order they
 //! reach the translator's c5).
 //!
+//! It also covers the early RNR NAK path: the NAK of an early NAK
+//! ([`ResponderRef::early_nak`], which changes no state), the QP's timer
+//! override as the block shows it at c5 ([`Overrides::timer`]), and the
+//! RNR answer whose NAK already went out ([`ResponderRef::decide_with`]
+//! with `nak_sent`: the state changes as for any RNR, no NAK, no pulse).
+//!
 //! The NAK headers come from [`nak_header`], which writes the IBTA fields
 //! byte by byte, independently of the block's bit packing.
 
@@ -29,6 +35,9 @@ pub struct Overrides {
     pub fatal: bool,
     /// A remote op of a QP waiting for another PSN: answer DROP.
     pub drop: bool,
+    /// The QP's own RNR timer code (SET_TIMER), `ov_tmr_valid` /
+    /// `ov_tmr_code`; `None` without one and for a QPN beyond the table.
+    pub timer: Option<u8>,
 }
 
 /// The translator's answer at c5 (`cm_*`), its overrides applied.
@@ -51,6 +60,23 @@ pub struct Nak {
     pub qpn: u32,
     /// BTH + AETH, byte 0 in bits 127:120.
     pub hdr: u128,
+}
+
+/// An early RNR NAK as offered on the block's `en_*` port.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EarlyNak {
+    /// Local QPN (24 bits; any value, the block does not check it).
+    pub qpn: u32,
+    /// Remote QPN (DestQP).
+    pub rqpn: u32,
+    /// PSN.
+    pub psn: u32,
+    /// MSN.
+    pub msn: u32,
+    /// The QP's own timer code is valid (`en_tmr_valid`).
+    pub tmr_valid: bool,
+    /// That code (`en_tmr_code`; ignored without `tmr_valid`).
+    pub tmr_code: u8,
 }
 
 /// A QP's state.
@@ -103,6 +129,8 @@ pub struct Decision {
     pub retransmit: bool,
     /// An RNR NAK used the QP's timer override.
     pub override_used: bool,
+    /// An RNR answer whose NAK went out early: the state changed, no NAK.
+    pub nak_sent: bool,
 }
 
 /// The responder for 2^`qp_bits` QPs.
@@ -118,6 +146,10 @@ pub struct ResponderRef {
     pub local_fatals: u64,
     /// Commands refused (QPN beyond the table).
     pub refused: u64,
+    /// Early NAKs queued.
+    pub early_naks: u64,
+    /// RNR answers whose NAK went out early.
+    pub rnr_sent: u64,
 }
 
 impl ResponderRef {
@@ -131,6 +163,8 @@ impl ResponderRef {
             drops: 0,
             local_fatals: 0,
             refused: 0,
+            early_naks: 0,
+            rnr_sent: 0,
         }
     }
 
@@ -155,6 +189,25 @@ impl ResponderRef {
         Overrides {
             fatal: q.error,
             drop: lk.remote && !q.error && q.waiting && q.psn != lk.psn & 0xff_ffff,
+            timer: q.timer,
+        }
+    }
+
+    /// The NAK of an early NAK taken with the `pkey` and `rnr_timer` of its
+    /// clock: syndrome `0x20 | code`, the offered code if `tmr_valid`, else
+    /// `rnr_timer`. No QP's state changes.
+    pub fn early_nak(&mut self, e: &EarlyNak, pkey: u16, rnr_timer: u8) -> Nak {
+        self.early_naks += 1;
+        let code = if e.tmr_valid { e.tmr_code } else { rnr_timer } & aeth::TIMER_MASK as u8;
+        Nak {
+            qpn: e.qpn & 0xff_ffff,
+            hdr: nak_header(
+                pkey,
+                e.rqpn & 0xff_ffff,
+                e.psn & 0xff_ffff,
+                aeth::RNR_NAK as u8 | code,
+                e.msn & 0xff_ffff,
+            ),
         }
     }
 
@@ -170,11 +223,48 @@ impl ResponderRef {
         pkey: u16,
         rnr_timer: u8,
     ) -> Decision {
+        self.decide_with(lk, answer, false, pkey, rnr_timer)
+    }
+
+    /// As [`Self::decide`], with `cm_nak_sent`: when set, the answer is the
+    /// RNR of a remote op whose NAK already went out through the early
+    /// port. The translator answers such a request RNR whatever the
+    /// overrides (its NAK said RNR); the QP's state changes exactly as for
+    /// any RNR answer (it waits for this PSN; an error stays), and neither
+    /// a NAK nor a counter pulse comes. Panics when `nak_sent` comes with
+    /// anything but an RNR answer of a remote op (a bench bug).
+    pub fn decide_with(
+        &mut self,
+        lk: &Lookup,
+        answer: Option<&Answer>,
+        nak_sent: bool,
+        pkey: u16,
+        rnr_timer: u8,
+    ) -> Decision {
         let ov = self.overrides(lk);
         let Some(a) = answer else {
             // Parked: no answer, nothing changes.
+            assert!(!nak_sent, "cm_nak_sent for the parked {lk:?}");
             return Decision::default();
         };
+        if nak_sent {
+            assert!(
+                lk.remote && a.status == status::RNR as u8,
+                "cm_nak_sent with answer {} for {lk:?}",
+                a.status
+            );
+            self.rnr_sent += 1;
+            let mut d = Decision {
+                nak_sent: true,
+                ..Decision::default()
+            };
+            if let Some(q) = self.qps.get_mut(lk.qpn as usize) {
+                d.retransmit = q.waiting && q.psn == lk.psn & 0xff_ffff;
+                q.waiting = true;
+                q.psn = lk.psn & 0xff_ffff;
+            }
+            return d;
+        }
         let want = if ov.fatal {
             Some(status::FATAL as u8)
         } else if ov.drop {

@@ -101,6 +101,14 @@ pub struct PnrReport {
     /// routing): the nets that reach farthest across the placed chip, as
     /// [`long_nets`] lists them. Empty after a routed run.
     pub long_nets: Vec<String>,
+    /// After a routed run: endpoints timed in the SDF nextpnr wrote, and
+    /// how many of them miss the target (see [`crate::sta`]).
+    pub endpoints: usize,
+    /// See [`PnrReport::endpoints`].
+    pub failing_endpoints: usize,
+    /// The failing endpoints grouped by register, worst first (at most
+    /// [`FAILING_GROUPS`] lines, [`crate::sta::failing_by_register`]).
+    pub failing_by_register: Vec<String>,
     /// The ECP5 bitstream of the wrapped design (`build/pnr/<top>/<top>.bit`);
     /// empty after [`pnr_placed`], which does not route.
     pub bitstream: PathBuf,
@@ -710,7 +718,13 @@ fn pnr_in(
     write_file(&dir.join(lpf), &lpf_text)?;
 
     let bit = format!("{top}.bit");
-    for stale in ["report.json", "out.config", "placed.json", bit.as_str()] {
+    for stale in [
+        "report.json",
+        "out.config",
+        "placed.json",
+        "timing.sdf",
+        bit.as_str(),
+    ] {
         remove_stale(&dir.join(stale))?;
     }
     let started = std::time::Instant::now();
@@ -725,7 +739,10 @@ fn pnr_in(
     // --timing-allow-fail nextpnr exits with an error and the report is lost.
     nextpnr.args(["--report", "report.json", "--textcfg", "out.config"]);
     nextpnr.arg("--timing-allow-fail");
-    if !route {
+    if route {
+        // Every routed delay, for a slack per endpoint.
+        nextpnr.args(["--sdf", "timing.sdf"]);
+    } else {
         // The placed netlist, for the long-net list.
         nextpnr.args(["--no-route", "--write", "placed.json"]);
     }
@@ -777,6 +794,13 @@ fn pnr_in(
             .map_err(|e| format!("nextpnr-ecp5 wrote no placed.json: {e}"))?;
         long_nets(&placed, top, LONG_NETS)?
     };
+    let slacks = if route {
+        let sdf = std::fs::read_to_string(dir.join("timing.sdf"))
+            .map_err(|e| format!("nextpnr-ecp5 wrote no timing.sdf: {e}"))?;
+        crate::sta::endpoint_slacks(&sdf, 1e6 / target_mhz)?
+    } else {
+        crate::sta::Slacks::default()
+    };
     let bitstream = if route {
         let mut ecppack = tools::command("yowasp-ecppack")?;
         ecppack.current_dir(dir).args(["out.config", &bit]);
@@ -795,9 +819,15 @@ fn pnr_in(
         critical_path,
         paths_by_block,
         long_nets,
+        endpoints: slacks.endpoints,
+        failing_endpoints: slacks.failing.len(),
+        failing_by_register: crate::sta::failing_by_register(&slacks, FAILING_GROUPS),
         bitstream,
     })
 }
+
+/// How many register groups of failing endpoints [`pnr`] lists.
+pub const FAILING_GROUPS: usize = 30;
 
 /// How many nets [`pnr_placed`] lists.
 const LONG_NETS: usize = 40;

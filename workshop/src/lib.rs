@@ -14,7 +14,9 @@
 //!   serial port, the Verilated board top) and the board scenario;
 //! - [`harness`]: what the test targets share: the Verilated-model loader,
 //!   the lockstep runner, rust-hdl port access, synthesizability checks,
-//!   the seed and stop rules of random tests.
+//!   the seed and stop rules of random tests;
+//! - [`sta`]: the slack of every endpoint of a routed design, from
+//!   nextpnr's SDF.
 
 pub mod bench;
 pub mod bench_faults;
@@ -25,4 +27,5 @@ pub mod driver;
 pub mod flow;
 pub mod harness;
 pub mod models;
+pub mod sta;
 pub mod tools;

@@ -531,6 +531,13 @@ fn run(cli: Cli) -> Result<(), String> {
                     }
                 }
                 if !no_route {
+                    println!(
+                        "endpoints below the target: {} of {}",
+                        r.failing_endpoints, r.endpoints
+                    );
+                    for line in &r.failing_by_register {
+                        println!("  {line}");
+                    }
                     println!("bitstream: {}", r.bitstream.display());
                 }
                 // Recorded after every seed: a long run stopped half-way

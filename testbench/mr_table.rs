@@ -55,7 +55,7 @@ struct Outs {
     res_status: u8,
     res_mr: usize,
     res_off: u64,
-    res_off_b: u64,
+    res_off_q: [u64; 4],
     res_root: u64,
     res_levels_m1: u8,
     res_cross: bool,
@@ -65,7 +65,7 @@ struct Outs {
 odp_mmu_workshop::port_map!(MrTablePorts<const B: usize> for MrTable<B> {
     clock: clock,
     inputs: [rst, lk_valid, lk_key, lk_pd, lk_va, lk_len, lk_op, lk_any],
-    outputs: [ready, res_valid, res_status, res_mr, res_off, res_off_b, res_root, res_levels_m1, res_cross, res_end],
+    outputs: [ready, res_valid, res_status, res_mr, res_off, res_off_q0, res_off_q1, res_off_q2, res_off_q3, res_root, res_levels_m1, res_cross, res_end],
     bundles: [wr, st],
 });
 
@@ -100,7 +100,12 @@ fn read(d: &mut dyn Dut) -> Outs {
         res_status: d.get("res_status") as u8,
         res_mr: d.get("res_mr") as usize,
         res_off: d.get("res_off") as u64,
-        res_off_b: d.get("res_off_b") as u64,
+        res_off_q: [
+            d.get("res_off_q0") as u64,
+            d.get("res_off_q1") as u64,
+            d.get("res_off_q2") as u64,
+            d.get("res_off_q3") as u64,
+        ],
         res_root: d.get("res_root") as u64,
         res_levels_m1: d.get("res_levels_m1") as u8,
         res_cross: d.is("res_cross"),
@@ -185,7 +190,7 @@ impl Reference {
         assert_eq!(o.ready, self.ready, "ready at clock {clock}");
         assert_eq!(o.res_valid, self.s2.is_some(), "res_valid at clock {clock}");
         if let Some(x) = self.s2 {
-            assert_eq!(o.res_off_b, o.res_off, "res_off_b at clock {clock}");
+            assert_eq!(o.res_off_q, [o.res_off; 4], "res_off_q* at clock {clock}");
             let got = (
                 o.res_status,
                 o.res_mr,

@@ -37,7 +37,7 @@ type SmallTlb = Tlb<2, 3, 4>;
 odp_mmu_workshop::port_map!(TlbPorts<const S: usize, const M: usize, const H: usize> for Tlb<S, M, H> {
     clock: clock,
     inputs: [
-        rst, lk_valid, lk_mr, lk_va, lk_off, lk_off_b, fill_valid, fill_mr, fill_va, fill_off, fill_ppn,
+        rst, lk_valid, lk_mr, lk_va, lk_off, lk_off_q1, lk_off_q2, lk_off_q3, fill_valid, fill_mr, fill_va, fill_off, fill_ppn,
         fill_size, fill_writable,
     ],
     outputs: [
@@ -69,7 +69,9 @@ fn clock(d: &mut dyn Dut, i: &TlbIns) {
     d.set("lk_mr", i.lk_mr as u128);
     d.set("lk_va", i.lk_va as u128);
     d.set("lk_off", i.lk_off as u128);
-    d.set("lk_off_b", i.lk_off as u128);
+    d.set("lk_off_q1", i.lk_off as u128);
+    d.set("lk_off_q2", i.lk_off as u128);
+    d.set("lk_off_q3", i.lk_off as u128);
     d.set("fill_valid", i.fill_valid as u128);
     d.set("fill_mr", i.fill_mr as u128);
     d.set("fill_va", i.fill_va as u128);

@@ -1287,8 +1287,12 @@ impl<
         self.tlb.lk_valid.next = self.s1_valid.q.val();
         self.tlb.lk_mr.next = self.s1_key.val().get_bits::<MR_BITS>(8);
         self.tlb.lk_va.next = self.s1.q.val().va;
-        self.tlb.lk_off.next = self.mr.res_off.val();
-        self.tlb.lk_off_b.next = self.mr.res_off_b.val();
+        // The TLB's copies of the offset, apart from the one the pipeline
+        // carries on (m3), so that no bit fans out across both.
+        self.tlb.lk_off.next = self.mr.res_off_q0.val();
+        self.tlb.lk_off_q1.next = self.mr.res_off_q1.val();
+        self.tlb.lk_off_q2.next = self.mr.res_off_q2.val();
+        self.tlb.lk_off_q3.next = self.mr.res_off_q3.val();
         // The fault queue's pending lookup, from c2's registers: its answer
         // (three clocks later) meets the decision at c5.
         self.s2_rq.next = self.s2.q.val().req;

@@ -156,12 +156,18 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     /// Virtual address of the lookup, clock c0.
     pub lk_va: Signal<In, Bits<64>>,
     /// `va - (base_va & !0xFFF)` of the lookup issued in the previous clock.
+    /// The first quarter of the huge entries compares against it.
     pub lk_off: Signal<In, Bits<64>>,
     /// The same value as `lk_off` whenever a lookup was issued in the
-    /// previous clock, from a flip-flop of its own: the upper half of the
-    /// huge entries compares against it, the lower half against `lk_off`,
-    /// so that no bit fans out to all of them (place and route).
-    pub lk_off_b: Signal<In, Bits<64>>,
+    /// previous clock, from flip-flops of its own: the second quarter of
+    /// the huge entries compares against it, the third against
+    /// `lk_off_q2`, the last against `lk_off_q3`, so that no bit fans out
+    /// to more than a quarter of them (place and route).
+    pub lk_off_q1: Signal<In, Bits<64>>,
+    /// See `lk_off_q1`.
+    pub lk_off_q2: Signal<In, Bits<64>>,
+    /// See `lk_off_q1`.
+    pub lk_off_q3: Signal<In, Bits<64>>,
 
     /// A lookup result is presented (clock c0+4).
     pub res_valid: Signal<Out, Bit>,
@@ -477,6 +483,9 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     hv_mask: [Constant<Bits<HUGE>>; HUGE],
     hv_dir: [Constant<Bits<HUGE>>; HUGE],
     upper_half: Constant<Bits<HUGE>>,
+    // quarter[g]: the huge entries compared against lk_off copy g in
+    // stage R (entry e is in quarter e * 4 / HUGE).
+    quarter: [Constant<Bits<HUGE>>; 4],
 
     // Stage 0.
     fq_pending: Signal<Local, Bit>,
@@ -561,15 +570,13 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     hv_up_idx: Signal<Local, Bits<8>>,
     hv_lo_idx: Signal<Local, Bits<8>>,
     hv_idx: Signal<Local, Bits<8>>,
-    nm0: Signal<Local, Bit>,
     mh0: Signal<Local, Bits<HUGE>>,
     hmr0: Signal<Local, Bits<HUGE>>,
     fmr0: Signal<Local, Bit>,
     hv_next: Signal<Local, Bits<HUGE>>,
-    sr_opn: Signal<Local, Bits<52>>,
-    sr_opnb: Signal<Local, Bits<52>>,
-    hkey1: Signal<Local, Bits<HUGE>>,
-    nm1: Signal<Local, Bit>,
+    sr_opq: [Signal<Local, Bits<52>>; 4],
+    hkq: [Signal<Local, Bits<HUGE>>; 4],
+    nmq: [Signal<Local, Bit>; 4],
     dup_oh: Signal<Local, Bits<HUGE>>,
     inv_oh: Signal<Local, Bits<HUGE>>,
     targeth_oh: Signal<Local, Bits<HUGE>>,
@@ -651,7 +658,9 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             lk_mr: Default::default(),
             lk_va: Default::default(),
             lk_off: Default::default(),
-            lk_off_b: Default::default(),
+            lk_off_q1: Default::default(),
+            lk_off_q2: Default::default(),
+            lk_off_q3: Default::default(),
             res_valid: Default::default(),
             res_hit: Default::default(),
             res_ppn: Default::default(),
@@ -811,6 +820,14 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             upper_half: Constant::new(
                 (((1u128 << HUGE) - 1) as u64 & !((1u64 << (HUGE / 2)) - 1)).into(),
             ),
+            quarter: std::array::from_fn(|g| {
+                Constant::new(
+                    ((0..HUGE)
+                        .filter(|e| e * 4 / HUGE == g)
+                        .fold(0u64, |m, e| m | (1 << e)))
+                    .into(),
+                )
+            }),
             fq_pending: Default::default(),
             last_step: Default::default(),
             last_now: Default::default(),
@@ -898,15 +915,13 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             hv_up_idx: Default::default(),
             hv_lo_idx: Default::default(),
             hv_idx: Default::default(),
-            nm0: Default::default(),
             mh0: Default::default(),
             hmr0: Default::default(),
             fmr0: Default::default(),
             hv_next: Default::default(),
-            sr_opn: Default::default(),
-            sr_opnb: Default::default(),
-            hkey1: Default::default(),
-            nm1: Default::default(),
+            sr_opq: Default::default(),
+            hkq: Default::default(),
+            nmq: Default::default(),
             dup_oh: Default::default(),
             inv_oh: Default::default(),
             targeth_oh: Default::default(),
@@ -1232,45 +1247,36 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         // Stage R: the huge keys against this clock's lk_off (registers and
         // the input only; the MR and the valid bit were compared in stage
         // 0, sr_hpre). key[51:18] at word bit 87, key[17:9] at word
-        // bit 78.
-        self.sr_opn.next = self.lk_off.val().get_bits::<52>(12);
+        // bit 78. Each quarter of the entries compares against a copy of
+        // its own (the quarter masks below; synthesis removes the compares
+        // they leave unused), and so does the fill in stage 1 (nmq[g]: the
+        // entry it writes, in quarter g).
+        self.sr_opq[0].next = self.lk_off.val().get_bits::<52>(12);
+        self.sr_opq[1].next = self.lk_off_q1.val().get_bits::<52>(12);
+        self.sr_opq[2].next = self.lk_off_q2.val().get_bits::<52>(12);
+        self.sr_opq[3].next = self.lk_off_q3.val().get_bits::<52>(12);
         self.hkey0.next = 0.into();
-        for e in 0..HUGE {
-            self.hent0.next = self.h_entry[e].q.val();
-            self.hkey0.next = self.hkey0.val().replace_bit(
-                e,
-                (self.hent0.val().get_bits::<34>(87) == self.sr_opn.val().get_bits::<34>(18))
-                    && (self.hent0.val().get_bit(121)
-                        || (self.hent0.val().get_bits::<9>(78)
-                            == self.sr_opn.val().get_bits::<9>(9))),
-            );
+        for g in 0..4 {
+            self.hkq[g].next = 0.into();
+            for e in 0..HUGE {
+                self.hent0.next = self.h_entry[e].q.val();
+                self.hkq[g].next = self.hkq[g].val().replace_bit(
+                    e,
+                    (self.hent0.val().get_bits::<34>(87)
+                        == self.sr_opq[g].val().get_bits::<34>(18))
+                        && (self.hent0.val().get_bit(121)
+                            || (self.hent0.val().get_bits::<9>(78)
+                                == self.sr_opq[g].val().get_bits::<9>(9))),
+                );
+            }
+            self.hkey0.next = self.hkey0.val() | (self.hkq[g].val() & self.quarter[g].val());
+            self.nmq[g].next = self.sr_nmr.q.val()
+                && (self.f1_entry.q.val().get_bits::<34>(87)
+                    == self.sr_opq[g].val().get_bits::<34>(18))
+                && (self.f1_entry.q.val().get_bit(121)
+                    || (self.f1_entry.q.val().get_bits::<9>(78)
+                        == self.sr_opq[g].val().get_bits::<9>(9)));
         }
-        self.nm0.next = self.sr_nmr.q.val()
-            && (self.f1_entry.q.val().get_bits::<34>(87) == self.sr_opn.val().get_bits::<34>(18))
-            && (self.f1_entry.q.val().get_bit(121)
-                || (self.f1_entry.q.val().get_bits::<9>(78) == self.sr_opn.val().get_bits::<9>(9)));
-        // The same against lk_off_b, of which the upper half of the
-        // entries keeps the bits (the masks below; synthesis removes the
-        // compares they leave unused).
-        self.sr_opnb.next = self.lk_off_b.val().get_bits::<52>(12);
-        self.hkey1.next = 0.into();
-        for e in 0..HUGE {
-            self.hent0.next = self.h_entry[e].q.val();
-            self.hkey1.next = self.hkey1.val().replace_bit(
-                e,
-                (self.hent0.val().get_bits::<34>(87) == self.sr_opnb.val().get_bits::<34>(18))
-                    && (self.hent0.val().get_bit(121)
-                        || (self.hent0.val().get_bits::<9>(78)
-                            == self.sr_opnb.val().get_bits::<9>(9))),
-            );
-        }
-        self.hkey0.next = (self.hkey0.val() & !self.upper_half.val())
-            | (self.hkey1.val() & self.upper_half.val());
-        self.nm1.next = self.sr_nmr.q.val()
-            && (self.f1_entry.q.val().get_bits::<34>(87) == self.sr_opnb.val().get_bits::<34>(18))
-            && (self.f1_entry.q.val().get_bit(121)
-                || (self.f1_entry.q.val().get_bits::<9>(78)
-                    == self.sr_opnb.val().get_bits::<9>(9)));
         self.s1i_inv_kind.d.next = self.inv_kind_r.q.val();
         self.s1i_inv_lo.d.next = self.inv_lo.q.val();
         self.s1i_inv_hi.d.next = self.inv_hi.q.val();
@@ -2144,11 +2150,10 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         // of stage 1 writes now replaced by that fill's word; no sweep step
         // is in stage R with it).
         self.mh0.next = self.sr_hpre.q.val() & self.hkey0.val() & !self.hset.val();
-        if self.nm0.val() {
-            self.mh0.next = self.mh0.val() | (self.hset.val() & !self.upper_half.val());
-        }
-        if self.nm1.val() {
-            self.mh0.next = self.mh0.val() | (self.hset.val() & self.upper_half.val());
+        for g in 0..4 {
+            if self.nmq[g].val() {
+                self.mh0.next = self.mh0.val() | (self.hset.val() & self.quarter[g].val());
+            }
         }
         self.s1_mh.d.next = self.mh0.val();
 

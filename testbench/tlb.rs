@@ -69,9 +69,11 @@ fn clock(d: &mut dyn Dut, i: &TlbIns) {
     d.set("lk_mr", i.lk_mr as u128);
     d.set("lk_va", i.lk_va as u128);
     d.set("lk_off", i.lk_off as u128);
-    d.set("lk_off_q1", i.lk_off as u128);
-    d.set("lk_off_q2", i.lk_off as u128);
-    d.set("lk_off_q3", i.lk_off as u128);
+    // The copies carry bits 63:21 only, as the MR table's do.
+    let high = i.lk_off & !((1u64 << 21) - 1);
+    d.set("lk_off_q1", high as u128);
+    d.set("lk_off_q2", high as u128);
+    d.set("lk_off_q3", high as u128);
     d.set("fill_valid", i.fill_valid as u128);
     d.set("fill_mr", i.fill_mr as u128);
     d.set("fill_va", i.fill_va as u128);

@@ -146,8 +146,9 @@ pub struct MrTable<const IDX_BITS: usize> {
     /// Result stage: `va - (base_va & !0xFFF)`, wrapping 64-bit: the offset
     /// the MR's page tables are indexed with (SPEC section 3).
     pub res_off: Signal<Out, Bits<64>>,
-    /// Four more copies of `res_off`, each from flip-flops of its own and
-    /// equal to it whenever `res_valid` is high, for a consumer that wants
+    /// Four more copies of `res_off` bits 63:21 (the bits a huge page's
+    /// key holds; zero below), each from flip-flops of its own and equal to
+    /// those bits whenever `res_valid` is high, for a consumer that wants
     /// the fanout split (the TLB compares each quarter of its huge entries
     /// against one). Otherwise they may differ: each copy loads under a
     /// condition of its own, which keeps synthesis from merging them.
@@ -229,10 +230,11 @@ pub struct MrTable<const IDX_BITS: usize> {
     status_s2: DFF<Bits<3>>,
     idx_s2: DFF<Bits<IDX_BITS>>,
     off_s2: DFF<Bits<64>>,
-    off_q0: DFF<Bits<64>>,
-    off_q1: DFF<Bits<64>>,
-    off_q2: DFF<Bits<64>>,
-    off_q3: DFF<Bits<64>>,
+    off_hi43: Signal<Local, Bits<43>>,
+    off_q0: DFF<Bits<43>>,
+    off_q1: DFF<Bits<43>>,
+    off_q2: DFF<Bits<43>>,
+    off_q3: DFF<Bits<43>>,
     root_s2: DFF<Bits<52>>,
     levels_s2: DFF<Bits<2>>,
     cross_s2: DFF<Bit>,
@@ -324,6 +326,7 @@ impl<const IDX_BITS: usize> MrTable<IDX_BITS> {
             status_s2: Default::default(),
             idx_s2: Default::default(),
             off_s2: Default::default(),
+            off_hi43: Default::default(),
             off_q0: Default::default(),
             off_q1: Default::default(),
             off_q2: Default::default(),
@@ -532,20 +535,21 @@ impl<const IDX_BITS: usize> Logic for MrTable<IDX_BITS> {
         self.off_new.next = (bit_cast::<64, 52>(self.off_hi.val()) << 12)
             | bit_cast::<64, 12>(self.va_s1.q.val().get_bits::<12>(0));
         self.off_s2.d.next = self.off_new.val();
-        // The copies (see res_off_q0): loaded for a lookup; otherwise q0
-        // and q1 hold (q1 also loads in the clock after one), q2 clears, q3
-        // sets.
+        // The copies (see res_off_q0), of off[63:21] only: loaded for a
+        // lookup; otherwise q0 and q1 hold (q1 also loads in the clock after
+        // one), q2 clears, q3 sets.
+        self.off_hi43.next = self.off_new.val().get_bits::<43>(21);
         if self.valid_s1.q.val() {
-            self.off_q0.d.next = self.off_new.val();
+            self.off_q0.d.next = self.off_hi43.val();
         }
         if self.valid_s1.q.val() | self.valid_s2.q.val() {
-            self.off_q1.d.next = self.off_new.val();
+            self.off_q1.d.next = self.off_hi43.val();
         }
         self.off_q2.d.next = 0.into();
-        self.off_q3.d.next = 0xFFFF_FFFF_FFFF_FFFF_u64.into();
+        self.off_q3.d.next = 0x7FF_FFFF_FFFF_u64.into();
         if self.valid_s1.q.val() {
-            self.off_q2.d.next = self.off_new.val();
-            self.off_q3.d.next = self.off_new.val();
+            self.off_q2.d.next = self.off_hi43.val();
+            self.off_q3.d.next = self.off_hi43.val();
         }
         self.root_s2.d.next = self.walk.read_data.val().get_bits::<52>(0);
         self.levels_s2.d.next = self.walk.read_data.val().get_bits::<2>(52);
@@ -559,10 +563,10 @@ impl<const IDX_BITS: usize> Logic for MrTable<IDX_BITS> {
         self.res_status.next = self.status_s2.q.val();
         self.res_mr.next = self.idx_s2.q.val();
         self.res_off.next = self.off_s2.q.val();
-        self.res_off_q0.next = self.off_q0.q.val();
-        self.res_off_q1.next = self.off_q1.q.val();
-        self.res_off_q2.next = self.off_q2.q.val();
-        self.res_off_q3.next = self.off_q3.q.val();
+        self.res_off_q0.next = bit_cast::<64, 43>(self.off_q0.q.val()) << 21;
+        self.res_off_q1.next = bit_cast::<64, 43>(self.off_q1.q.val()) << 21;
+        self.res_off_q2.next = bit_cast::<64, 43>(self.off_q2.q.val()) << 21;
+        self.res_off_q3.next = bit_cast::<64, 43>(self.off_q3.q.val()) << 21;
         self.res_root.next = self.root_s2.q.val();
         self.res_levels_m1.next = self.levels_s2.q.val();
         self.res_cross.next = self.cross_s2.q.val();

@@ -155,11 +155,12 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     pub lk_mr: Signal<In, Bits<MR_BITS>>,
     /// Virtual address of the lookup, clock c0.
     pub lk_va: Signal<In, Bits<64>>,
-    /// `va - (base_va & !0xFFF)` of the lookup issued in the previous clock.
-    /// The first quarter of the huge entries compares against it.
+    /// `va - (base_va & !0xFFF)` of the lookup issued in the previous clock;
+    /// only bits 63:21 are read (a huge key's bits). The first quarter of
+    /// the huge entries compares against it.
     pub lk_off: Signal<In, Bits<64>>,
-    /// The same value as `lk_off` whenever a lookup was issued in the
-    /// previous clock, from flip-flops of its own: the second quarter of
+    /// The same value as `lk_off` in bits 63:21 whenever a lookup was issued
+    /// in the previous clock, from flip-flops of its own: the second quarter of
     /// the huge entries compares against it, the third against
     /// `lk_off_q2`, the last against `lk_off_q3`, so that no bit fans out
     /// to more than a quarter of them (place and route).

@@ -420,6 +420,9 @@ pub struct Translator<
     // before, missing page (one-hot: the slot that started the walk);
     // then the NAK offered on m_en_* (e_*: its slot and fields).
     ec_vec: DFF<Bits<SLOTS>>,
+    // The completion ec_vec was matched against was taken (into dr_*):
+    // the handshake gates one flip-flop, not the 64 of ec_vec.
+    ec_acc: DFF<Bit>,
     e_valid: DFF<Bit>,
     e_slot: DFF<Bits<SLOT_BITS>>,
     e_f: DFF<Bits<NF_BITS>>,
@@ -747,6 +750,7 @@ impl<
             c6_tv: Default::default(),
             c6_tc: Default::default(),
             ec_vec: Default::default(),
+            ec_acc: Default::default(),
             e_valid: Default::default(),
             e_slot: Default::default(),
             e_f: Default::default(),
@@ -1044,6 +1048,7 @@ impl<
             c5_forced,
             c5_nak,
             ec_vec,
+            ec_acc,
             e_valid,
             e_slot,
             e_f,
@@ -2063,12 +2068,12 @@ impl<
         }
         self.ec_vec.d.next = 0.into();
         if self.walker.done_valid.val()
-            & self.walker.done_ready.val()
             & (!self.walker.done_stale.val())
             & (!self.qp_cmd_busy.val())
         {
             self.ec_vec.d.next = self.ec_next.val();
         }
+        self.ec_acc.d.next = self.walker.done_valid.val() & self.walker.done_ready.val();
         // The clock after, the completion is in dr_*: its NAK is offered
         // if the completion is applied now (so the slot turns Forced RNR),
         // with the fields read from `nf` at the slot's index.
@@ -2080,8 +2085,10 @@ impl<
                 .replace_bit(b, (self.ec_vec.q.val() & self.idx_mask[b].val()).any());
         }
         self.nf.read_address.next = self.ec_slot.val();
-        self.e_valid.d.next =
-            self.ec_vec.q.val().any() & self.dr_take.val() & (!self.dr_stale.q.val());
+        self.e_valid.d.next = self.ec_vec.q.val().any()
+            & self.ec_acc.q.val()
+            & self.dr_take.val()
+            & (!self.dr_stale.q.val());
         self.e_slot.d.next = self.ec_slot.val();
         self.e_f.d.next = self.nf.read_data.val();
         self.m_en_valid.next = self.e_valid.q.val();
@@ -2201,6 +2208,7 @@ impl<
             self.beat2.d.next = false;
             self.rsp6_valid.d.next = false;
             self.ec_vec.d.next = 0.into();
+            self.ec_acc.d.next = false;
             self.e_valid.d.next = false;
         }
     }

@@ -171,23 +171,37 @@ pub fn endpoint_slacks(sdf: &str, period_ps: f64) -> Result<Slacks, String> {
 
 /// The register a flip-flop cell belongs to: its name without Yosys's
 /// `_TRELLIS_FF_Q<n>` suffix (`core.tlb.s1_mh$q_TRELLIS_FF_Q_8` ->
-/// `core.tlb.s1_mh$q`).
-pub fn register_of(cell: &str) -> &str {
-    match cell.find("_TRELLIS_FF_Q") {
+/// `core.tlb.s1_mh$q`), with the elements of a rust-hdl array of
+/// registers taken together (`core.sl_state$12.q` -> `core.sl_state$*.q`):
+/// a structure repeated per slot fails in every slot at once.
+pub fn register_of(cell: &str) -> String {
+    let name = match cell.find("_TRELLIS_FF_Q") {
         Some(i) => &cell[..i],
         None => cell,
+    };
+    let mut out = String::with_capacity(name.len());
+    let mut chars = name.chars().peekable();
+    while let Some(c) = chars.next() {
+        out.push(c);
+        if c == '$' && chars.peek().is_some_and(char::is_ascii_digit) {
+            while chars.peek().is_some_and(char::is_ascii_digit) {
+                chars.next();
+            }
+            out.push('*');
+        }
     }
+    out
 }
 
 /// The failing endpoints grouped by register, worst group first, at most
 /// `n` lines: `count worst-slack register <- the start of its worst path`.
 pub fn failing_by_register(slacks: &Slacks, n: usize) -> Vec<String> {
     // failing is sorted worst first, so the first of a group is its worst.
-    let mut groups: BTreeMap<&str, (usize, &Endpoint)> = BTreeMap::new();
+    let mut groups: BTreeMap<String, (usize, &Endpoint)> = BTreeMap::new();
     for e in &slacks.failing {
         groups.entry(register_of(&e.cell)).or_insert((0, e)).0 += 1;
     }
-    let mut rows: Vec<(&str, usize, &Endpoint)> =
+    let mut rows: Vec<(String, usize, &Endpoint)> =
         groups.into_iter().map(|(r, (c, e))| (r, c, e)).collect();
     rows.sort_by(|a, b| a.2.slack_ps.total_cmp(&b.2.slack_ps));
     rows.into_iter()
@@ -291,6 +305,19 @@ mod tests {
         assert_eq!(s.failing.len(), 2);
         assert_eq!(s.failing[1].cell, "d_TRELLIS_FF_Q");
         assert_eq!(s.failing[1].slack_ps, -15.0);
+    }
+
+    #[test]
+    fn array_elements_group_as_one_register() {
+        assert_eq!(
+            register_of("core.sl_state$12.q_TRELLIS_FF_Q_1"),
+            "core.sl_state$*.q"
+        );
+        assert_eq!(
+            register_of("core.tlb.s1_mh$q_TRELLIS_FF_Q"),
+            "core.tlb.s1_mh$q"
+        );
+        assert_eq!(register_of("core.a$3$q"), "core.a$*$q");
     }
 
     #[test]

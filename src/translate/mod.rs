@@ -361,6 +361,9 @@ pub struct Translator<
     used_cnt: DFF<Bits<CNT_BITS>>,
     // VA page of each walk slot, for the TLB fill.
     walk_va: [DFF<Bits<64>>; 8],
+    // The slot that started each walk (the one not coalesced onto it): the
+    // only slot an early NAK can be for when that walk completes.
+    walk_slot: [DFF<Bits<SLOT_BITS>>; 8],
 
     // Pipeline registers c1 .. c5: valid bit and payload of each stage.
     s1_valid: DFF<Bit>,
@@ -420,14 +423,19 @@ pub struct Translator<
     // before, missing page (one-hot: the slot that started the walk);
     // then the NAK offered on m_en_* (e_*: its slot and fields).
     ec_vec: DFF<Bits<SLOTS>>,
-    // The completion ec_vec was matched against was taken (into dr_*):
-    // the handshake gates one flip-flop, not the 64 of ec_vec.
+    // The completion ec_vec was matched against was offered, not stale,
+    // with no QP command (`ec_ok`), and taken into dr_* (`ec_acc`): the
+    // gates end at one flip-flop each, not at the 64 of ec_vec.
+    ec_ok: DFF<Bit>,
     ec_acc: DFF<Bit>,
+    // The slot that started the completed walk (`walk_slot` at its id):
+    // ec_vec's one bit, if it has one, so the fields are read at a
+    // registered address.
+    ec_sl: DFF<Bits<SLOT_BITS>>,
     e_valid: DFF<Bit>,
     e_slot: DFF<Bits<SLOT_BITS>>,
     e_f: DFF<Bits<NF_BITS>>,
     ec_next: Signal<Local, Bits<SLOTS>>,
-    ec_slot: Signal<Local, Bits<SLOT_BITS>>,
     d_nsent: Signal<Local, Bit>,
     c6_nf: Signal<Local, Bits<NF_BITS>>,
     c5_fb: DFF<Bit>,
@@ -484,6 +492,18 @@ pub struct Translator<
     // RAM's clock-to-output.
     rp_q: SmallFifo<XReq, 4, 2, 3>,
     rp_qs: SmallFifo<Bits<SLOT_BITS>, 4, 2, 3>,
+    // `rp_q` is not empty, kept as registers so c0's choice starts at
+    // flip-flops, in three copies that fan out to separate parts of c0's
+    // multiplexers: `rp_hv` for the issue and the request's fields,
+    // `rp_hv_k` for the MR key, `rp_hv_v` for the address. The copies load
+    // under different enables (every clock; on a push, pop or reset; on a
+    // push, lookup or reset), all of which include every clock the queue's
+    // emptiness can change, so they hold the same value and stay separate
+    // flip-flops.
+    rp_hv: DFF<Bit>,
+    rp_hv_k: DFF<Bit>,
+    rp_hv_v: DFF<Bit>,
+    rp_hv_nx: Signal<Local, Bit>,
     // Free slots for a park, from the previous clock's valid bits: the
     // lowest and the highest free slot (the admission rule keeps two free
     // whenever two parks can follow each other), and whether the previous
@@ -524,6 +544,19 @@ pub struct Translator<
     dr_size: DFF<Bits<2>>,
     dr_w: DFF<Bit>,
     dr_stale: DFF<Bit>,
+    // The completion is neither stale nor failed: `dr_status == OK` and
+    // `!dr_stale`, kept as a register so the take decision starts at
+    // flip-flops.
+    dr_ok: DFF<Bit>,
+    // Release (`rl_*`): the clock after a completion is taken, the slots
+    // waiting on its walk move on, decided from these registers (its walk
+    // id and its outcome decoded) and not from the take handshake.
+    rl_valid: DFF<Bit>,
+    rl_id: DFF<Bits<3>>,
+    rl_stale: DFF<Bit>,
+    rl_ok: DFF<Bit>,
+    rl_absent: DFF<Bit>,
+    rl_w: DFF<Bit>,
     // Output serializer: second beat of a two-page response.
     beat2: DFF<Bit>,
     // The decision's response, registered (c6): the head of the output
@@ -646,7 +679,6 @@ pub struct Translator<
     d_free: Signal<Local, Bit>,
     d_alloc: Signal<Local, Bit>,
     // Walker completion.
-    w_done: Signal<Local, Bit>,
     w_fill: Signal<Local, Bit>,
 }
 
@@ -750,12 +782,13 @@ impl<
             c6_tv: Default::default(),
             c6_tc: Default::default(),
             ec_vec: Default::default(),
+            ec_ok: Default::default(),
+            ec_sl: Default::default(),
             ec_acc: Default::default(),
             e_valid: Default::default(),
             e_slot: Default::default(),
             e_f: Default::default(),
             ec_next: Default::default(),
-            ec_slot: Default::default(),
             d_nsent: Default::default(),
             c6_nf: Default::default(),
             xreq_pf: Default::default(),
@@ -789,6 +822,7 @@ impl<
             sl_in_flight: std::array::from_fn(|_| Default::default()),
             used_cnt: Default::default(),
             walk_va: std::array::from_fn(|_| Default::default()),
+            walk_slot: std::array::from_fn(|_| Default::default()),
             s1_valid: Default::default(),
             s1: Default::default(),
             s2_valid: Default::default(),
@@ -853,6 +887,10 @@ impl<
             alloc_vec: Default::default(),
             rp_vec: Default::default(),
             rp1_valid: Default::default(),
+            rp_hv: Default::default(),
+            rp_hv_k: Default::default(),
+            rp_hv_nx: Default::default(),
+            rp_hv_v: Default::default(),
             rp1_slot: Default::default(),
             rp_q: Default::default(),
             rp_qs: Default::default(),
@@ -880,6 +918,13 @@ impl<
             dr_size: Default::default(),
             dr_w: Default::default(),
             dr_stale: Default::default(),
+            dr_ok: Default::default(),
+            rl_valid: Default::default(),
+            rl_id: Default::default(),
+            rl_stale: Default::default(),
+            rl_ok: Default::default(),
+            rl_absent: Default::default(),
+            rl_w: Default::default(),
             beat2: Default::default(),
             rsp6_valid: Default::default(),
             rsp6: Default::default(),
@@ -990,7 +1035,6 @@ impl<
             d_slot: Default::default(),
             d_free: Default::default(),
             d_alloc: Default::default(),
-            w_done: Default::default(),
             w_fill: Default::default(),
         }
     }
@@ -1048,6 +1092,8 @@ impl<
             c5_forced,
             c5_nak,
             ec_vec,
+            ec_ok,
+            ec_sl,
             ec_acc,
             e_valid,
             e_slot,
@@ -1085,6 +1131,9 @@ impl<
             rp_vec,
             rp1_valid,
             rp1_slot,
+            rp_hv,
+            rp_hv_k,
+            rp_hv_v,
             fl_lo,
             fl_hi,
             prev_alloc,
@@ -1109,6 +1158,13 @@ impl<
             dr_size,
             dr_w,
             dr_stale,
+            dr_ok,
+            rl_valid,
+            rl_id,
+            rl_stale,
+            rl_ok,
+            rl_absent,
+            rl_w,
             beat2,
             rsp6_valid,
             rsp6
@@ -1148,6 +1204,8 @@ impl<
         for i in 0..8 {
             self.walk_va[i].clock.next = self.clock.val();
             self.walk_va[i].d.next = self.walk_va[i].q.val();
+            self.walk_slot[i].clock.next = self.clock.val();
+            self.walk_slot[i].d.next = self.walk_slot[i].q.val();
         }
         clock!(self, clock, mr, tlb, walker, out_fifo, flt_fifo, rp_q, rp_qs);
         self.payload.read_clock.next = self.clock.val();
@@ -1229,7 +1287,7 @@ impl<
                     (self.s5_valid.q.val() & (!self.s5.q.val().replay)).into(),
                 )
                 + bit_cast::<CNT_BITS, 1>(self.c6_alloc.q.val().into());
-        self.rp_have.next = !self.rp_q.empty.val();
+        self.rp_have.next = self.rp_hv.q.val();
         self.s_xreq.ready.next = self.issue_ok.val()
             & (!self.b_pend.q.val())
             & (!self.rp_have.val())
@@ -1254,6 +1312,8 @@ impl<
             self.c0_replay.next = true;
             self.c0_slot.next = self.rp_qs.data_out.val();
             self.c0_req.next = self.rp_q.data_out.val();
+        }
+        if self.rp_hv_v.q.val() {
             self.c0_va.next = self.rp_q.data_out.val().va;
         }
         if self.b_pend.q.val() {
@@ -1264,7 +1324,15 @@ impl<
             self.c0_req.next = self.s1.q.val().req;
             self.c0_va.next = self.s1_page.val();
         }
-        self.c0_key.next = self.c0_req.val().key;
+        self.s1_rq.next = self.s1.q.val().req;
+        self.s1_key.next = self.s1_rq.val().key;
+        self.c0_key.next = self.s_xreq.key.val();
+        if self.rp_hv_k.q.val() {
+            self.c0_key.next = self.rp_q.data_out.val().key;
+        }
+        if self.b_pend.q.val() {
+            self.c0_key.next = self.s1_key.val();
+        }
         self.c0_rva.next = self.c0_req.val().va;
         self.c0_end.next = bit_cast::<14, 12>(self.c0_rva.val().get_bits::<12>(0))
             + bit_cast::<14, 13>(self.c0_req.val().len);
@@ -1286,9 +1354,7 @@ impl<
         self.mr.lk_any.next = self.c0_req.val().pf;
         // The TLB looks up one clock after the MR table, so that the MR
         // table's offset (at c2) meets the TLB's huge-page compare.
-        self.s1_rq.next = self.s1.q.val().req;
         self.s4_rq.next = self.s4.q.val().req;
-        self.s1_key.next = self.s1_rq.val().key;
         self.tlb.lk_valid.next = self.s1_valid.q.val();
         self.tlb.lk_mr.next = self.s1_key.val().get_bits::<MR_BITS>(8);
         self.tlb.lk_va.next = self.s1.q.val().va;
@@ -1387,6 +1453,19 @@ impl<
         self.rp_qs.data_in.next = self.rp1_slot.q.val();
         self.rp_q.pop.next = self.c0_rp.val();
         self.rp_qs.pop.next = self.c0_rp.val();
+        // Not empty after this clock: a push (never refused: a read starts
+        // only with room for it), or a word left after the pop.
+        self.rp_hv_nx.next = (!self.rst.val())
+            & (self.rp1_valid.q.val()
+                | (self.rp_q.count.val() > 1)
+                | ((self.rp_q.count.val() == 1) & (!self.c0_rp.val())));
+        self.rp_hv.d.next = self.rp_hv_nx.val();
+        if self.rp1_valid.q.val() | self.c0_rp.val() | self.rst.val() {
+            self.rp_hv_k.d.next = self.rp_hv_nx.val();
+        }
+        if self.rp1_valid.q.val() | self.c0_valid.val() | self.rst.val() {
+            self.rp_hv_v.d.next = self.rp_hv_nx.val();
+        }
         self.rp_take.next = self.rp_found.val()
             & (!(self.rp1_valid.q.val() & (self.rp_q.count.val() == 3))
                 & (self.rp_q.count.val() != 4));
@@ -1966,14 +2045,15 @@ impl<
         self.wq_root.d.next = self.wi_root.read_data.val();
         self.wq_lvl.d.next = self.wi_lvl.read_data.val();
         self.wq_mr.d.next = self.wi_mr.read_data.val();
-        // No attach while a completion is offered or held in dr_*: the
-        // request could join the very walk that is finishing and never see
-        // its completion, or get a walk id whose old completion is still
-        // to be applied.
+        // No attach while a completion is offered, held in dr_* or being
+        // released (rl_valid): the request could join the very walk that is
+        // finishing and never see its completion, or get a walk id whose old
+        // completion is still to be applied.
         self.walker.req_valid.next = self.wi_busy.q.val()
             & self.wi_have2.q.val()
             & (!self.wf_fire.q.val())
             & (!self.dr_valid.q.val())
+            & (!self.rl_valid.q.val())
             & (!self.walker.done_valid.val());
         self.walker.req_mr.next = self.wq_mr.q.val();
         self.walker.req_off.next = self.wq_off.q.val();
@@ -1996,6 +2076,7 @@ impl<
             for i in 0..8 {
                 if (self.wf_id.q.val().index() == i) & (!self.wf_coal.q.val()) {
                     self.walk_va[i].d.next = self.wq_va.q.val();
+                    self.walk_slot[i].d.next = self.wi_slot.q.val();
                 }
             }
         }
@@ -2005,10 +2086,8 @@ impl<
         // completion held here is judged against it and nothing moves: no
         // fill, no release, no new completion (the walker's `done_stale`
         // does not include that invalidation yet).
-        self.w_fill.next = self.dr_valid.q.val()
-            & (self.dr_status.q.val() == 0) // = walker::STATUS_OK
-            & (!self.dr_stale.q.val())
-            & (!self.walker.flush_busy.val());
+        self.w_fill.next =
+            self.dr_valid.q.val() & self.dr_ok.q.val() & (!self.walker.flush_busy.val());
         self.dr_take.next = self.dr_valid.q.val()
             & (!self.walker.flush_busy.val())
             & ((!self.w_fill.val()) | self.tlb.fill_ready.val());
@@ -2027,9 +2106,21 @@ impl<
             self.dr_size.d.next = self.walker.done_size.val();
             self.dr_w.d.next = self.walker.done_writable.val();
             self.dr_stale.d.next = self.walker.done_stale.val();
+            self.dr_ok.d.next = (self.walker.done_status.val() == 0) // = walker::STATUS_OK
+                & (!self.walker.done_stale.val());
         } else if self.walker.flush_busy.val() {
             self.dr_stale.d.next = self.dr_stale.q.val() | self.walker.probe_stale.val();
+            self.dr_ok.d.next = self.dr_ok.q.val() & (!self.walker.probe_stale.val());
         }
+        // The release, a clock after the take: the completion's walk id
+        // and outcome, copied from dr_* (still the taken completion's).
+        self.rl_valid.d.next = self.dr_take.val();
+        self.rl_id.d.next = self.dr_id.q.val();
+        self.rl_stale.d.next = self.dr_stale.q.val();
+        self.rl_ok.d.next = self.dr_ok.q.val();
+        self.rl_absent.d.next =
+            (self.dr_status.q.val() == 1) & (!self.dr_stale.q.val()); // = walker::STATUS_NOT_PRESENT
+        self.rl_w.d.next = self.dr_w.q.val();
         self.tlb.fill_valid.next = self.w_fill.val();
         self.tlb.fill_mr.next = self.dr_mr.q.val().get_bits::<MR_BITS>(0);
         self.tlb.fill_va.next = self.walk_va[0].q.val();
@@ -2042,7 +2133,6 @@ impl<
         self.tlb.fill_ppn.next = self.dr_ppn.q.val();
         self.tlb.fill_size.next = self.dr_size.q.val();
         self.tlb.fill_writable.next = self.dr_w.q.val();
-        self.w_done.next = self.dr_take.val();
 
         // ---- early RNR NAK: 4 clocks from the R beat to m_nak ----
         // The completion the walker offers (its payload is a one-hot mux
@@ -2066,30 +2156,28 @@ impl<
                             & (!self.walker.done_writable.val()))),
             );
         }
-        self.ec_vec.d.next = 0.into();
-        if self.walker.done_valid.val()
+        self.ec_vec.d.next = self.ec_next.val();
+        self.ec_ok.d.next = self.walker.done_valid.val()
             & (!self.walker.done_stale.val())
-            & (!self.qp_cmd_busy.val())
-        {
-            self.ec_vec.d.next = self.ec_next.val();
+            & (!self.qp_cmd_busy.val());
+        self.ec_sl.d.next = self.walk_slot[0].q.val();
+        for i in 0..8 {
+            if self.walker.done_id.val().index() == i {
+                self.ec_sl.d.next = self.walk_slot[i].q.val();
+            }
         }
         self.ec_acc.d.next = self.walker.done_valid.val() & self.walker.done_ready.val();
         // The clock after, the completion is in dr_*: its NAK is offered
-        // if the completion is applied now (so the slot turns Forced RNR),
-        // with the fields read from `nf` at the slot's index.
-        self.ec_slot.next = 0.into();
-        for b in 0..SLOT_BITS {
-            self.ec_slot.next = self
-                .ec_slot
-                .val()
-                .replace_bit(b, (self.ec_vec.q.val() & self.idx_mask[b].val()).any());
-        }
-        self.nf.read_address.next = self.ec_slot.val();
+        // if the completion is applied now (so the slot turns Forced RNR
+        // at the release), with the fields read from `nf` at the slot's
+        // index.
+        self.nf.read_address.next = self.ec_sl.q.val();
         self.e_valid.d.next = self.ec_vec.q.val().any()
+            & self.ec_ok.q.val()
             & self.ec_acc.q.val()
             & self.dr_take.val()
             & (!self.dr_stale.q.val());
-        self.e_slot.d.next = self.ec_slot.val();
+        self.e_slot.d.next = self.ec_sl.q.val();
         self.e_f.d.next = self.nf.read_data.val();
         self.m_en_valid.next = self.e_valid.q.val();
         self.m_en_qpn.next = self.e_f.q.val().get_bits::<24>(0);
@@ -2104,25 +2192,23 @@ impl<
             }
         }
         for i in 0..SLOTS {
-            if self.w_done.val()
+            if self.rl_valid.q.val()
                 & self.sl_valid[i].q.val()
                 & (self.sl_state[i].q.val() == ParkState::Walking)
-                & (self.sl_walk[i].q.val() == self.dr_id.q.val())
+                & (self.sl_walk[i].q.val() == self.rl_id.q.val())
             {
-                if self.dr_stale.q.val() {
+                if self.rl_stale.q.val() {
                     self.sl_state[i].d.next = ParkState::NeedWalk;
-                } else if self.dr_status.q.val() == 0 {
-                    // = walker::STATUS_OK
+                } else if self.rl_ok.q.val() {
                     self.sl_state[i].d.next = ParkState::Ready;
-                    if self.sl_write[i].q.val() & (!self.dr_w.q.val()) {
+                    if self.sl_write[i].q.val() & (!self.rl_w.q.val()) {
                         self.sl_state[i].d.next = ParkState::Forced;
                         self.sl_forced[i].d.next = 2.into(); // = status::STALL
                         if self.sl_remote[i].q.val() {
                             self.sl_forced[i].d.next = 1.into(); // = status::RNR
                         }
                     }
-                } else if self.dr_status.q.val() == 1 {
-                    // = walker::STATUS_NOT_PRESENT
+                } else if self.rl_absent.q.val() {
                     self.sl_state[i].d.next = ParkState::Forced;
                     self.sl_forced[i].d.next = 2.into(); // = status::STALL
                     if self.sl_remote[i].q.val() {

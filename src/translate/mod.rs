@@ -481,7 +481,11 @@ pub struct Translator<
     alloc_vec: DFF<Bits<SLOTS>>,
     // Replay candidates of the previous clock (less the slot it took).
     rp_vec: DFF<Bits<SLOTS>>,
-    // Replay read: slot whose payload is on the RAM output.
+    // Replay read: the slot selected (`rp0`, the payload RAM's read address
+    // comes from this register, not from the select tree), then the slot
+    // whose payload is on the RAM output (`rp1`).
+    rp0_valid: DFF<Bit>,
+    rp0_slot: DFF<Bits<SLOT_BITS>>,
     rp1_valid: DFF<Bit>,
     rp1_slot: DFF<Bits<SLOT_BITS>>,
     // Replay payloads queued off the RAM output (`rp_q`, with their slots
@@ -596,6 +600,7 @@ pub struct Translator<
     rp_found: Signal<Local, Bit>,
     rp_sel: Signal<Local, Bits<SLOT_BITS>>,
     rp_take: Signal<Local, Bit>,
+    rp_fill: Signal<Local, Bits<3>>,
     rp_have: Signal<Local, Bit>,
     wi_found: Signal<Local, Bit>,
     wi_sel: Signal<Local, Bits<SLOT_BITS>>,
@@ -887,6 +892,9 @@ impl<
             alloc_vec: Default::default(),
             rp_vec: Default::default(),
             rp1_valid: Default::default(),
+            rp0_valid: Default::default(),
+            rp0_slot: Default::default(),
+            rp_fill: Default::default(),
             rp_hv: Default::default(),
             rp_hv_k: Default::default(),
             rp_hv_nx: Default::default(),
@@ -1129,6 +1137,8 @@ impl<
             c6_tc,
             alloc_vec,
             rp_vec,
+            rp0_valid,
+            rp0_slot,
             rp1_valid,
             rp1_slot,
             rp_hv,
@@ -1439,12 +1449,13 @@ impl<
         self.pe_rp.vec.next = self.rp_vec.q.val();
         self.rp_found.next = self.pe_rp.found.val();
         self.rp_sel.next = self.pe_rp.idx.val();
-        // rp1: the payload is addressed (on the RAM output the clock after);
-        // the word on the RAM output is pushed into rp_q, always: a read
-        // starts only while rp1 and rp_q together hold at most 3 of rp_q's
-        // 4 places (registers only), so the push finds room whatever c0
-        // pops in the same clock, and a replay per clock still flows (one
-        // in rp1, one at rp_q's head).
+        // rp0: the selected slot, registered; it addresses the payload RAM
+        // (the word is on the RAM output the clock after, rp1). The word on
+        // the RAM output is pushed into rp_q, always: a read starts only
+        // while rp0, rp1 and rp_q together hold at most 3 of rp_q's 4
+        // places (registers only), so the push finds room whatever c0 pops
+        // in the same clock, and a replay per clock still flows (one each
+        // in rp0 and rp1, one at rp_q's head).
         self.rp_q.rst.next = self.rst.val();
         self.rp_qs.rst.next = self.rst.val();
         self.rp_q.push.next = self.rp1_valid.q.val();
@@ -1466,12 +1477,15 @@ impl<
         if self.rp1_valid.q.val() | self.c0_valid.val() | self.rst.val() {
             self.rp_hv_v.d.next = self.rp_hv_nx.val();
         }
-        self.rp_take.next = self.rp_found.val()
-            & (!(self.rp1_valid.q.val() & (self.rp_q.count.val() == 3))
-                & (self.rp_q.count.val() != 4));
-        self.payload.read_address.next = self.rp_sel.val();
-        self.rp1_valid.d.next = self.rp_take.val();
-        self.rp1_slot.d.next = self.rp_sel.val();
+        self.rp_fill.next = self.rp_q.count.val()
+            + bit_cast::<3, 1>(self.rp0_valid.q.val().into())
+            + bit_cast::<3, 1>(self.rp1_valid.q.val().into());
+        self.rp_take.next = self.rp_found.val() & (self.rp_fill.val() <= 3);
+        self.rp0_valid.d.next = self.rp_take.val();
+        self.rp0_slot.d.next = self.rp_sel.val();
+        self.payload.read_address.next = self.rp0_slot.q.val();
+        self.rp1_valid.d.next = self.rp0_valid.q.val();
+        self.rp1_slot.d.next = self.rp0_slot.q.val();
         if self.rp_take.val() {
             for i in 0..SLOTS {
                 if self.rp_sel.val().index() == i {
@@ -2118,8 +2132,8 @@ impl<
         self.rl_id.d.next = self.dr_id.q.val();
         self.rl_stale.d.next = self.dr_stale.q.val();
         self.rl_ok.d.next = self.dr_ok.q.val();
-        self.rl_absent.d.next =
-            (self.dr_status.q.val() == 1) & (!self.dr_stale.q.val()); // = walker::STATUS_NOT_PRESENT
+        // dr_status 1 = walker::STATUS_NOT_PRESENT
+        self.rl_absent.d.next = (self.dr_status.q.val() == 1) & (!self.dr_stale.q.val());
         self.rl_w.d.next = self.dr_w.q.val();
         self.tlb.fill_valid.next = self.w_fill.val();
         self.tlb.fill_mr.next = self.dr_mr.q.val().get_bits::<MR_BITS>(0);
@@ -2277,6 +2291,7 @@ impl<
             self.s4_valid.d.next = false;
             self.s5_valid.d.next = false;
             self.b_pend.d.next = false;
+            self.rp0_valid.d.next = false;
             self.rp1_valid.d.next = false;
             self.prev_alloc.d.next = false;
             self.c6_park.d.next = false;

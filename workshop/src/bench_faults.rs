@@ -35,6 +35,9 @@ pub struct FaultNumbers {
     /// events.
     pub fault_events_per_clock_storm: f64,
     pub storm_events: u64,
+    /// The distinct pages the storm's messages were sent on: each faults
+    /// at least once, so `storm_events` is at least this.
+    pub storm_pages: u64,
     /// [`adaptive_rnr`] on [`adaptive_rnr_bench_cfg`]: the code the
     /// adaptive timer settles on, the smallest code that reaches the 90th
     /// percentile of the applied service times, and that percentile (µs).
@@ -249,6 +252,7 @@ pub fn top_faults(progress: &mut dyn FnMut(&str)) -> FaultNumbers {
     let r = fault_storm(&storm_bench_cfg());
     n.fault_events_per_clock_storm = r.events_per_clock();
     n.storm_events = r.events;
+    n.storm_pages = r.pages;
     progress("odp_mmu: adaptive RNR timer against a known service-time distribution");
     let r = adaptive_rnr(&adaptive_rnr_bench_cfg());
     n.adaptive_rnr_code = r.code as u64;
@@ -312,8 +316,11 @@ pub struct StormCfg {
 #[derive(Clone, Debug, Default)]
 pub struct StormReport {
     pub clocks: u64,
-    /// Page-fault events the driver read, and the distinct pages they named.
+    /// Page-fault events the driver read (a page can fault again when a
+    /// walk read its PTE before the mapping), and the distinct pages the
+    /// messages were sent on.
     pub events: u64,
+    pub pages: u64,
     /// RNR / STALL answers, wakes and NAKs.
     pub rnr: u64,
     pub stalls: u64,
@@ -414,6 +421,7 @@ pub fn fault_storm(cfg: &StormCfg) -> StormReport {
     let n = cfg.qps as usize;
     let mut st = vec![QpState::Ready(0); n];
     let mut page: Vec<u64> = (0..n).map(|_| rng.gen_range(1..=cfg.pages)).collect();
+    let mut pages_sent = std::collections::HashSet::new();
     let mut sent_msgs = vec![0u32; n];
     let mut psn = vec![0u32; n];
     let remote = |q: usize| (q + 1) % 2 == 1;
@@ -465,6 +473,7 @@ pub fn fault_storm(cfg: &StormCfg) -> StormReport {
                         msn: sent_msgs[q],
                         msg_len: 64,
                     };
+                    pages_sent.insert(page[q]);
                     st[q] = QpState::Sent;
                     offer = Some((q, x));
                     break;
@@ -588,6 +597,7 @@ pub fn fault_storm(cfg: &StormCfg) -> StormReport {
         }
     }
     rep.clocks = drv.bus.clock;
+    rep.pages = pages_sent.len() as u64;
     rep.first_request = first_request.unwrap_or(0);
     rep.last_event_write = drv.bus.last_write_data;
     // No walk of a pending page.

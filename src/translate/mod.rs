@@ -1278,7 +1278,10 @@ impl<
             & (!self.hold.val())
             & ((self.out_fifo.count.val() <= 1)
                 | ((self.out_fifo.count.val() == 2) & (!self.rsp6_valid.q.val())))
-            & (!(self.tlb.fill_valid.val() & self.tlb.fill_ready.val()))
+            // A fill offered blocks the issue whether or not the TLB takes
+            // it (it refuses one only in an invalidation's last step), so
+            // the issue does not wait for the TLB's `fill_ready`.
+            & (!self.tlb.fill_valid.val())
             & (!(self.inv.valid.val() & self.inv.ready.val()));
         // Lookups of new requests in flight, each of which may still take a
         // slot (a crossing request counts twice: conservative).
@@ -1711,10 +1714,13 @@ impl<
         self.d_keep.next = false;
         self.d_rsp.next.tag = self.d_req.val().tag;
         self.d_rsp.next.status = 0.into(); // = status::OK
-        self.d_rsp.next.pa0 = 0.into();
-        self.d_rsp.next.len0 = 0.into();
-        self.d_rsp.next.pa1 = 0.into();
-        self.d_rsp.next.len1 = 0.into();
+        // The addresses and lengths are loaded whatever the answer (the
+        // output shows them only with status OK), so the decision reaches
+        // only the status and `two` among c6's response bits.
+        self.d_rsp.next.pa0 = self.d_pa_a.val();
+        self.d_rsp.next.len0 = self.d_len0.val();
+        self.d_rsp.next.pa1 = self.d_pa_b.val();
+        self.d_rsp.next.len1 = self.d_len1.val();
         self.d_rsp.next.two = false;
         self.d_rsp.next.epoch = self.s5.q.val().epoch;
         self.d_respond.next = false;
@@ -1797,8 +1803,6 @@ impl<
                 }
             } else if self.d_covered.val() {
                 self.d_respond.next = true;
-                self.d_rsp.next.pa0 = self.d_pa_a.val();
-                self.d_rsp.next.len0 = self.d_len0.val();
             } else if !self.d_b_ok.val() {
                 if !self.plk_pending.val() {
                     self.d_park.next = true;
@@ -1814,10 +1818,6 @@ impl<
                 }
             } else {
                 self.d_respond.next = true;
-                self.d_rsp.next.pa0 = self.d_pa_a.val();
-                self.d_rsp.next.len0 = self.d_len0.val();
-                self.d_rsp.next.pa1 = self.d_pa_b.val();
-                self.d_rsp.next.len1 = self.d_len1.val();
                 self.d_rsp.next.two = true;
             }
         }
@@ -2256,6 +2256,11 @@ impl<
             self.m_xrsp.pa.next = self.o_head.val().pa1;
             self.m_xrsp.seg_len.next = self.o_head.val().len1;
             self.m_xrsp.last.next = true;
+        }
+        // = status::OK: only an OK answer shows an address and a length.
+        if self.o_head.val().status != 0 {
+            self.m_xrsp.pa.next = 0.into();
+            self.m_xrsp.seg_len.next = 0.into();
         }
         self.out_fifo.pop.next = false;
         self.out_fifo.push.next = self.rsp6_valid.q.val();

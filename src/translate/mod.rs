@@ -1713,10 +1713,10 @@ impl<
         self.d_fb.next = false;
         self.d_keep.next = false;
         self.d_rsp.next.tag = self.d_req.val().tag;
-        self.d_rsp.next.status = 0.into(); // = status::OK
         // The addresses and lengths are loaded whatever the answer (the
         // output shows them only with status OK), so the decision reaches
         // only the status and `two` among c6's response bits.
+        self.d_rsp.next.status = 0.into(); // = status::OK
         self.d_rsp.next.pa0 = self.d_pa_a.val();
         self.d_rsp.next.len0 = self.d_len0.val();
         self.d_rsp.next.pa1 = self.d_pa_b.val();

@@ -1084,6 +1084,11 @@ impl Bench {
                 );
             } else {
                 assert!(last, "clock {c}: a non-OK answer is one beat");
+                assert_eq!(
+                    (pa, seg_len),
+                    (0, 0),
+                    "clock {c}: a non-OK answer (tag {tag}, status {status}) shows no address"
+                );
             }
             f.beat += 1;
             if last {

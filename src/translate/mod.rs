@@ -2257,7 +2257,7 @@ impl<
             self.m_xrsp.seg_len.next = self.o_head.val().len1;
             self.m_xrsp.last.next = true;
         }
-        // = status::OK: only an OK answer shows an address and a length.
+        // Only an OK answer (status 0) shows an address and a length.
         if self.o_head.val().status != 0 {
             self.m_xrsp.pa.next = 0.into();
             self.m_xrsp.seg_len.next = 0.into();

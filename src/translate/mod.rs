@@ -508,6 +508,21 @@ pub struct Translator<
     rp_hv_k: DFF<Bit>,
     rp_hv_v: DFF<Bit>,
     rp_hv_nx: Signal<Local, Bit>,
+    // The MR table's index bits of every key in `rp_q` (`rp_ki`, written
+    // at the same pointer as the queue) and of its head (`rp_hk`, computed
+    // for the next clock from the push and the pop): the MR table's LUT
+    // RAM is addressed from a flip-flop, not behind the queue's own LUT
+    // RAM read. `rp_kw` and `rp_kr` follow the queue's pointers.
+    rp_ki: [DFF<Bits<MR_BITS>>; 4],
+    rp_kw: DFF<Bits<2>>,
+    rp_kr: DFF<Bits<2>>,
+    rp_hk: DFF<Bits<MR_BITS>>,
+    rp_din_key: Signal<Local, Bits<32>>,
+    rp_din_k: Signal<Local, Bits<MR_BITS>>,
+    rp_k1: Signal<Local, Bits<MR_BITS>>,
+    rp_kr1: Signal<Local, Bits<2>>,
+    // The key bits outside the MR index.
+    key_keep: Constant<Bits<32>>,
     // Free slots for a park, from the previous clock's valid bits: the
     // lowest and the highest free slot (the admission rule keeps two free
     // whenever two parks can follow each other), and whether the previous
@@ -899,6 +914,15 @@ impl<
             rp_hv_k: Default::default(),
             rp_hv_nx: Default::default(),
             rp_hv_v: Default::default(),
+            rp_ki: std::array::from_fn(|_| Default::default()),
+            rp_kw: Default::default(),
+            rp_kr: Default::default(),
+            rp_hk: Default::default(),
+            rp_din_key: Default::default(),
+            rp_din_k: Default::default(),
+            rp_k1: Default::default(),
+            rp_kr1: Default::default(),
+            key_keep: Constant::new(((u32::MAX as u64) & !(((1u64 << MR_BITS) - 1) << 8)).into()),
             rp1_slot: Default::default(),
             rp_q: Default::default(),
             rp_qs: Default::default(),
@@ -1144,6 +1168,9 @@ impl<
             rp_hv,
             rp_hv_k,
             rp_hv_v,
+            rp_kw,
+            rp_kr,
+            rp_hk,
             fl_lo,
             fl_hi,
             prev_alloc,
@@ -1216,6 +1243,10 @@ impl<
             self.walk_va[i].d.next = self.walk_va[i].q.val();
             self.walk_slot[i].clock.next = self.clock.val();
             self.walk_slot[i].d.next = self.walk_slot[i].q.val();
+        }
+        for i in 0..4 {
+            self.rp_ki[i].clock.next = self.clock.val();
+            self.rp_ki[i].d.next = self.rp_ki[i].q.val();
         }
         clock!(self, clock, mr, tlb, walker, out_fifo, flt_fifo, rp_q, rp_qs);
         self.payload.read_clock.next = self.clock.val();
@@ -1341,7 +1372,8 @@ impl<
         self.s1_key.next = self.s1_rq.val().key;
         self.c0_key.next = self.s_xreq.key.val();
         if self.rp_hv_k.q.val() {
-            self.c0_key.next = self.rp_q.data_out.val().key;
+            self.c0_key.next = (self.rp_q.data_out.val().key & self.key_keep.val())
+                | (bit_cast::<32, MR_BITS>(self.rp_hk.q.val()) << 8);
         }
         if self.b_pend.q.val() {
             self.c0_key.next = self.s1_key.val();
@@ -1479,6 +1511,41 @@ impl<
         }
         if self.rp1_valid.q.val() | self.c0_valid.val() | self.rst.val() {
             self.rp_hv_v.d.next = self.rp_hv_nx.val();
+        }
+        // The head's MR index for the next clock: after a pop, the second
+        // entry (or the word pushed now, if there is none); otherwise the
+        // head kept (or the word pushed now into an empty queue).
+        self.rp_din_key.next = self.payload.read_data.val().key;
+        self.rp_din_k.next = self.rp_din_key.val().get_bits::<MR_BITS>(8);
+        for i in 0..4 {
+            if self.rp1_valid.q.val() & (self.rp_kw.q.val().index() == i) {
+                self.rp_ki[i].d.next = self.rp_din_k.val();
+            }
+        }
+        if self.rp1_valid.q.val() {
+            self.rp_kw.d.next = self.rp_kw.q.val() + 1;
+        }
+        if self.c0_rp.val() {
+            self.rp_kr.d.next = self.rp_kr.q.val() + 1;
+        }
+        self.rp_kr1.next = self.rp_kr.q.val() + 1;
+        self.rp_k1.next = self.rp_ki[0].q.val();
+        for i in 0..4 {
+            if self.rp_kr1.val().index() == i {
+                self.rp_k1.next = self.rp_ki[i].q.val();
+            }
+        }
+        if self.c0_rp.val() {
+            self.rp_hk.d.next = self.rp_din_k.val();
+            if self.rp_q.count.val() >= 2 {
+                self.rp_hk.d.next = self.rp_k1.val();
+            }
+        } else if self.rp_q.count.val() == 0 {
+            self.rp_hk.d.next = self.rp_din_k.val();
+        }
+        if self.rst.val() {
+            self.rp_kw.d.next = 0.into();
+            self.rp_kr.d.next = 0.into();
         }
         self.rp_fill.next = self.rp_q.count.val()
             + bit_cast::<3, 1>(self.rp0_valid.q.val().into())

@@ -254,8 +254,6 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     inv_lo: DFF<Bits<52>>,
     inv_hi: DFF<Bits<52>>,
     inv_empty: DFF<Bit>,
-    inv_olo2: DFF<Bits<43>>,
-    inv_ohi2: DFF<Bits<43>>,
     // Copies of the 2 MiB bounds for the two single compares (the fill's
     // coverage and its word's, `clre`), loaded in every Run clock rather
     // than on acceptance: the different enable keeps synthesis from
@@ -264,12 +262,15 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     // it is used: acceptance is the last Run clock.
     inv_olo2f: DFF<Bits<43>>,
     inv_ohi2f: DFF<Bits<43>>,
-    // A third copy for the upper half of the 32 entries' coverage
-    // compares (the lower half takes inv_olo2 / inv_ohi2), so that no
-    // bound bit fans out to all of them; loaded whenever the state is not
-    // Inv, an enable of its own again.
-    inv_olo2g: DFF<Bits<43>>,
-    inv_ohi2g: DFF<Bits<43>>,
+    // One copy for each quarter of the huge entries' coverage compares
+    // (`quarter[g]`), so that a bound bit fans out to a quarter of them.
+    // Each copy loads under an enable of its own, or with a reset of its
+    // own, so synthesis keeps four (copy 0 on acceptance, 1 in every clock
+    // that is not Inv, 2 in those with an invalidation offered, 3 like 1
+    // and cleared by the reset); all four hold the accepted bounds
+    // through the Inv state.
+    inv_olo2q: [DFF<Bits<43>>; 4],
+    inv_ohi2q: [DFF<Bits<43>>; 4],
     inv_olo1: DFF<Bits<43>>,
     inv_ohi1: DFF<Bits<43>>,
     inv_oempty: DFF<Bit>,
@@ -548,8 +549,8 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     dlo0: Signal<Local, Bits<HUGE>>,
     cle0: Signal<Local, Bits<HUGE>>,
     cge0: Signal<Local, Bits<HUGE>>,
-    cle1: Signal<Local, Bits<HUGE>>,
-    cge1: Signal<Local, Bits<HUGE>>,
+    cleq: [Signal<Local, Bits<HUGE>>; 4],
+    cgeq: [Signal<Local, Bits<HUGE>>; 4],
     cmr0: Signal<Local, Bits<HUGE>>,
     hneg: Signal<Local, Bits<HUGE>>,
     hvec: Signal<Local, Bits<HUGE>>,
@@ -703,12 +704,10 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             inv_lo: Default::default(),
             inv_hi: Default::default(),
             inv_empty: Default::default(),
-            inv_olo2: Default::default(),
-            inv_ohi2: Default::default(),
+            inv_olo2q: std::array::from_fn(|_| Default::default()),
+            inv_ohi2q: std::array::from_fn(|_| Default::default()),
             inv_olo2f: Default::default(),
             inv_ohi2f: Default::default(),
-            inv_olo2g: Default::default(),
-            inv_ohi2g: Default::default(),
             inv_olo1: Default::default(),
             inv_ohi1: Default::default(),
             inv_oempty: Default::default(),
@@ -893,8 +892,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             dlo0: Default::default(),
             cle0: Default::default(),
             cge0: Default::default(),
-            cle1: Default::default(),
-            cge1: Default::default(),
+            cleq: Default::default(),
+            cgeq: Default::default(),
             cmr0: Default::default(),
             hneg: Default::default(),
             hvec: Default::default(),
@@ -998,12 +997,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             inv_lo,
             inv_hi,
             inv_empty,
-            inv_olo2,
-            inv_ohi2,
             inv_olo2f,
             inv_ohi2f,
-            inv_olo2g,
-            inv_ohi2g,
             inv_olo1,
             inv_ohi1,
             inv_oempty,
@@ -1116,6 +1111,12 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         for e in 0..HUGE {
             self.h_entry[e].clock.next = self.clock.val();
             self.h_entry[e].d.next = self.h_entry[e].q.val();
+        }
+        for g in 0..4 {
+            self.inv_olo2q[g].clock.next = self.clock.val();
+            self.inv_olo2q[g].d.next = self.inv_olo2q[g].q.val();
+            self.inv_ohi2q[g].clock.next = self.clock.val();
+            self.inv_ohi2q[g].d.next = self.inv_ohi2q[g].q.val();
         }
         for w in 0..WAYS {
             self.rr_way[w].clock.next = self.clock.val();
@@ -1358,53 +1359,42 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         // invalidation's bounds are registers since its prep clock, in
         // which no step is issued: the compares of that clock are the
         // first the last step can use.
-        self.cle0.next = 0.into();
-        self.cge0.next = 0.into();
         self.cmr0.next = 0.into();
         for e in 0..HUGE {
             self.ent.next = self.h_entry[e].q.val();
-            self.gig.next = self.ent.val().get_bit(121);
-            self.k43.next = self.ent.val().get_bits::<43>(78);
             self.cmr0.next = self.cmr0.val().replace_bit(
                 e,
                 self.ent.val().get_bits::<MR_BITS>(53) == self.inv_mr_r.q.val(),
             );
-            self.cle0.next = self
-                .cle0
-                .val()
-                .replace_bit(e, self.k43.val() <= self.inv_ohi2.q.val());
-            self.cge0.next = self.cge0.val().replace_bit(
-                e,
-                (self.k43.val() >= self.inv_olo2.q.val())
-                    || (self.gig.val()
-                        && (self.k43.val().get_bits::<34>(9)
-                            == self.inv_olo2.q.val().get_bits::<34>(9))),
-            );
         }
-        // The upper half against the g copies (the compares of the other
-        // copy that the masks leave unused are removed by synthesis).
-        self.cle1.next = 0.into();
-        self.cge1.next = 0.into();
-        for e in 0..HUGE {
-            self.ent.next = self.h_entry[e].q.val();
-            self.gig.next = self.ent.val().get_bit(121);
-            self.k43.next = self.ent.val().get_bits::<43>(78);
-            self.cle1.next = self
-                .cle1
-                .val()
-                .replace_bit(e, self.k43.val() <= self.inv_ohi2g.q.val());
-            self.cge1.next = self.cge1.val().replace_bit(
-                e,
-                (self.k43.val() >= self.inv_olo2g.q.val())
-                    || (self.gig.val()
-                        && (self.k43.val().get_bits::<34>(9)
-                            == self.inv_olo2g.q.val().get_bits::<34>(9))),
-            );
+        // Each quarter against its own copy of the bounds (the compares of
+        // the other copies that the masks leave unused are removed by
+        // synthesis).
+        self.cle0.next = 0.into();
+        self.cge0.next = 0.into();
+        for g in 0..4 {
+            self.cleq[g].next = 0.into();
+            self.cgeq[g].next = 0.into();
+            for e in 0..HUGE {
+                self.ent.next = self.h_entry[e].q.val();
+                self.gig.next = self.ent.val().get_bit(121);
+                self.k43.next = self.ent.val().get_bits::<43>(78);
+                self.cleq[g].next = self.cleq[g]
+                    .val()
+                    .replace_bit(e, self.k43.val() <= self.inv_ohi2q[g].q.val());
+                self.cgeq[g].next = self.cgeq[g].val().replace_bit(
+                    e,
+                    (self.k43.val() >= self.inv_olo2q[g].q.val())
+                        || (self.gig.val()
+                            && (self.k43.val().get_bits::<34>(9)
+                                == self.inv_olo2q[g].q.val().get_bits::<34>(9))),
+                );
+            }
+            self.cle0.next = self.cle0.val() | (self.cleq[g].val() & self.quarter[g].val());
+            self.cge0.next = self.cge0.val() | (self.cgeq[g].val() & self.quarter[g].val());
         }
-        self.cl_le.d.next =
-            (self.cle0.val() & !self.upper_half.val()) | (self.cle1.val() & self.upper_half.val());
-        self.cl_ge.d.next =
-            (self.cge0.val() & !self.upper_half.val()) | (self.cge1.val() & self.upper_half.val());
+        self.cl_le.d.next = self.cle0.val();
+        self.cl_ge.d.next = self.cge0.val();
         self.cl_mr.d.next = self.cmr0.val();
         self.clrh.next = 0.into();
         if self.inv_kind_r.q.val() == 0 {
@@ -1479,8 +1469,18 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         }
         self.ohi_m1.next = self.inv.off_hi.val() - 1;
         if self.state.q.val() != TlbState::Inv {
-            self.inv_olo2g.d.next = self.inv.off_lo.val().get_bits::<43>(21);
-            self.inv_ohi2g.d.next = self.ohi_m1.val().get_bits::<43>(21);
+            self.inv_olo2q[1].d.next = self.inv.off_lo.val().get_bits::<43>(21);
+            self.inv_ohi2q[1].d.next = self.ohi_m1.val().get_bits::<43>(21);
+            self.inv_olo2q[3].d.next = self.inv.off_lo.val().get_bits::<43>(21);
+            self.inv_ohi2q[3].d.next = self.ohi_m1.val().get_bits::<43>(21);
+            if self.inv.valid.val() {
+                self.inv_olo2q[2].d.next = self.inv.off_lo.val().get_bits::<43>(21);
+                self.inv_ohi2q[2].d.next = self.ohi_m1.val().get_bits::<43>(21);
+            }
+        }
+        if self.rst.val() {
+            self.inv_olo2q[3].d.next = 0.into();
+            self.inv_ohi2q[3].d.next = 0.into();
         }
         if self.state.q.val() == TlbState::Run {
             self.inv_olo2f.d.next = self.inv.off_lo.val().get_bits::<43>(21);
@@ -1492,8 +1492,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.inv_lo.d.next = self.lo_pn.val();
             self.inv_hi.d.next = self.hi_pn.val();
             self.inv_empty.d.next = self.inv.va_lo.val() >= self.inv.va_hi.val();
-            self.inv_olo2.d.next = self.inv.off_lo.val().get_bits::<43>(21);
-            self.inv_ohi2.d.next = self.ohi_m1.val().get_bits::<43>(21);
+            self.inv_olo2q[0].d.next = self.inv.off_lo.val().get_bits::<43>(21);
+            self.inv_ohi2q[0].d.next = self.ohi_m1.val().get_bits::<43>(21);
             self.inv_olo1.d.next =
                 bit_cast::<43, 34>(self.inv.off_lo.val().get_bits::<34>(30)) << 9;
             self.inv_ohi1.d.next =

@@ -551,9 +551,8 @@ pub struct Translator<
     // TLB fill and the slot table's update start from these registers. A
     // completion held here when an invalidation is accepted is judged
     // against it with the walker's probe in the next clock (`flush_busy`),
-    // and becomes stale if the invalidation covers it, as the walks still in
-    // the walker do.
-    // (its requests walk again), as the walks still in the walker do.
+    // and becomes stale if the invalidation covers it (its requests walk
+    // again), as the walks still in the walker do.
     dr_valid: DFF<Bit>,
     dr_id: DFF<Bits<3>>,
     dr_status: DFF<Bits<2>>,

@@ -517,6 +517,16 @@ pub struct Translator<
     rp_kw: DFF<Bits<2>>,
     rp_kr: DFF<Bits<2>>,
     rp_hk: DFF<Bits<MR_BITS>>,
+    // Likewise whether each queued request crosses a 4 KiB page (`rp_kc`)
+    // and the head's (`rp_hc`), so that c0's crossing test and the B half
+    // it schedules do not wait for the queue's LUT-RAM read either.
+    rp_kc: [DFF<Bit>; 4],
+    rp_hc: DFF<Bit>,
+    rp_din_va: Signal<Local, Bits<64>>,
+    rp_din_len: Signal<Local, Bits<13>>,
+    rp_din_end: Signal<Local, Bits<14>>,
+    rp_din_c: Signal<Local, Bit>,
+    rp_c1: Signal<Local, Bit>,
     rp_din_key: Signal<Local, Bits<32>>,
     rp_din_k: Signal<Local, Bits<MR_BITS>>,
     rp_k1: Signal<Local, Bits<MR_BITS>>,
@@ -917,6 +927,13 @@ impl<
             rp_kw: Default::default(),
             rp_kr: Default::default(),
             rp_hk: Default::default(),
+            rp_kc: std::array::from_fn(|_| Default::default()),
+            rp_hc: Default::default(),
+            rp_din_va: Default::default(),
+            rp_din_len: Default::default(),
+            rp_din_end: Default::default(),
+            rp_din_c: Default::default(),
+            rp_c1: Default::default(),
             rp_din_key: Default::default(),
             rp_din_k: Default::default(),
             rp_k1: Default::default(),
@@ -1170,6 +1187,7 @@ impl<
             rp_kw,
             rp_kr,
             rp_hk,
+            rp_hc,
             fl_lo,
             fl_hi,
             prev_alloc,
@@ -1246,6 +1264,8 @@ impl<
         for i in 0..4 {
             self.rp_ki[i].clock.next = self.clock.val();
             self.rp_ki[i].d.next = self.rp_ki[i].q.val();
+            self.rp_kc[i].clock.next = self.clock.val();
+            self.rp_kc[i].d.next = self.rp_kc[i].q.val();
         }
         clock!(self, clock, mr, tlb, walker, out_fifo, flt_fifo, rp_q, rp_qs);
         self.payload.read_clock.next = self.clock.val();
@@ -1377,10 +1397,19 @@ impl<
         if self.b_pend.q.val() {
             self.c0_key.next = self.s1_key.val();
         }
-        self.c0_rva.next = self.c0_req.val().va;
+        // Whether the lookup crosses a 4 KiB page: a new request's from the
+        // port, a replay's kept beside the queue (`rp_hc`), and a B half's
+        // is its A half's, which crossed.
+        self.c0_rva.next = self.s_xreq.va.val();
         self.c0_end.next = bit_cast::<14, 12>(self.c0_rva.val().get_bits::<12>(0))
-            + bit_cast::<14, 13>(self.c0_req.val().len);
+            + bit_cast::<14, 13>(self.s_xreq.len.val());
         self.c0_cross.next = self.c0_end.val() > 4096;
+        if self.rp_have.val() {
+            self.c0_cross.next = self.rp_hc.q.val();
+        }
+        if self.b_pend.q.val() {
+            self.c0_cross.next = true;
+        }
         self.b_pend.d.next = self.b_pend.q.val() & (!self.c0_valid.val());
         if self.c0_valid.val() & (!self.c0_half.val()) & self.c0_cross.val() {
             self.b_pend.d.next = true;
@@ -1516,9 +1545,15 @@ impl<
         // head kept (or the word pushed now into an empty queue).
         self.rp_din_key.next = self.payload.read_data.val().key;
         self.rp_din_k.next = self.rp_din_key.val().get_bits::<MR_BITS>(8);
+        self.rp_din_va.next = self.payload.read_data.val().va;
+        self.rp_din_len.next = self.payload.read_data.val().len;
+        self.rp_din_end.next = bit_cast::<14, 12>(self.rp_din_va.val().get_bits::<12>(0))
+            + bit_cast::<14, 13>(self.rp_din_len.val());
+        self.rp_din_c.next = self.rp_din_end.val() > 4096;
         for i in 0..4 {
             if self.rp1_valid.q.val() & (self.rp_kw.q.val().index() == i) {
                 self.rp_ki[i].d.next = self.rp_din_k.val();
+                self.rp_kc[i].d.next = self.rp_din_c.val();
             }
         }
         if self.rp1_valid.q.val() {
@@ -1529,18 +1564,23 @@ impl<
         }
         self.rp_kr1.next = self.rp_kr.q.val() + 1;
         self.rp_k1.next = self.rp_ki[0].q.val();
+        self.rp_c1.next = self.rp_kc[0].q.val();
         for i in 0..4 {
             if self.rp_kr1.val().index() == i {
                 self.rp_k1.next = self.rp_ki[i].q.val();
+                self.rp_c1.next = self.rp_kc[i].q.val();
             }
         }
         if self.c0_rp.val() {
             self.rp_hk.d.next = self.rp_din_k.val();
+            self.rp_hc.d.next = self.rp_din_c.val();
             if self.rp_q.count.val() >= 2 {
                 self.rp_hk.d.next = self.rp_k1.val();
+                self.rp_hc.d.next = self.rp_c1.val();
             }
         } else if self.rp_q.count.val() == 0 {
             self.rp_hk.d.next = self.rp_din_k.val();
+            self.rp_hc.d.next = self.rp_din_c.val();
         }
         if self.rst.val() {
             self.rp_kw.d.next = 0.into();

@@ -23,7 +23,7 @@ const DEPTH: usize = 4;
 odp_mmu_workshop::port_map!(FifoPorts for Fifo {
     clock: clock,
     inputs: [rst, push, data_in, pop],
-    outputs: [data_out, empty, full, count, overflow],
+    outputs: [data_out, empty, full, count, overflow, rd_ptr, wr_ptr],
 });
 
 fn verilog() -> String {
@@ -33,7 +33,7 @@ fn verilog() -> String {
 }
 
 /// `clocks` clocks of random pushes and pops (with random data) against a
-/// `VecDeque`; every output checked every clock. Returns the number of
+/// `VecDeque` and a count of each; every output checked every clock. Returns the number of
 /// (pushes accepted, pops, refused pushes).
 fn random_run(d: &mut dyn Dut, seed: u64, clocks: u64) -> (u64, u64, u64) {
     let mut rng = StdRng::seed_from_u64(seed);
@@ -63,6 +63,19 @@ fn random_run(d: &mut dyn Dut, seed: u64, clocks: u64) -> (u64, u64, u64) {
         let popped = pop && !model.is_empty();
         let accepted = push && model.len() < DEPTH;
         assert_eq!(d.is("overflow"), push && !accepted, "{}", at("overflow"));
+        // The pointers count the words taken and written since the reset.
+        assert_eq!(
+            d.get("rd_ptr"),
+            (pops % DEPTH as u64) as u128,
+            "{}",
+            at("rd_ptr")
+        );
+        assert_eq!(
+            d.get("wr_ptr"),
+            (pushes % DEPTH as u64) as u128,
+            "{}",
+            at("wr_ptr")
+        );
         if popped {
             model.pop_front();
             pops += 1;

@@ -50,6 +50,11 @@ pub struct SmallFifo<D: Synth, const DEPTH: usize, const PTR_BITS: usize, const 
     pub count: Signal<Out, Bits<CNT_BITS>>,
     /// A push was refused because the FIFO was full.
     pub overflow: Signal<Out, Bit>,
+    /// Slot `data_out` is read from: for a caller that keeps state of its
+    /// own per queued word in registers, indexed like the FIFO's slots.
+    pub rd_ptr: Signal<Out, Bits<PTR_BITS>>,
+    /// Slot the next push writes (see `rd_ptr`).
+    pub wr_ptr: Signal<Out, Bits<PTR_BITS>>,
     slots: LutRam<D, PTR_BITS>,
     rd: DFF<Bits<PTR_BITS>>,
     wr: DFF<Bits<PTR_BITS>>,
@@ -88,6 +93,8 @@ impl<D: Synth, const DEPTH: usize, const PTR_BITS: usize, const CNT_BITS: usize>
             full: Default::default(),
             count: Default::default(),
             overflow: Default::default(),
+            rd_ptr: Default::default(),
+            wr_ptr: Default::default(),
             slots: Default::default(),
             rd: Default::default(),
             wr: Default::default(),
@@ -109,6 +116,8 @@ impl<D: Synth, const DEPTH: usize, const PTR_BITS: usize, const CNT_BITS: usize>
         self.empty.next = self.cnt.q.val() == 0;
         self.full.next = self.cnt.q.val() == self.depth.val();
         self.count.next = self.cnt.q.val();
+        self.rd_ptr.next = self.rd.q.val();
+        self.wr_ptr.next = self.wr.q.val();
         self.do_pop.next = self.pop.val() & (self.cnt.q.val() != 0);
         self.do_push.next = self.push.val() & (self.cnt.q.val() != self.depth.val());
         self.overflow.next = self.push.val() & (!self.do_push.val());

@@ -512,10 +512,9 @@ pub struct Translator<
     // at the same pointer as the queue) and of its head (`rp_hk`, computed
     // for the next clock from the push and the pop): the MR table's LUT
     // RAM is addressed from a flip-flop, not behind the queue's own LUT
-    // RAM read. `rp_kw` and `rp_kr` follow the queue's pointers.
+    // RAM read. They are indexed by the queue's own pointers
+    // (`rp_q.wr_ptr`, `rp_q.rd_ptr`).
     rp_ki: [DFF<Bits<MR_BITS>>; 4],
-    rp_kw: DFF<Bits<2>>,
-    rp_kr: DFF<Bits<2>>,
     rp_hk: DFF<Bits<MR_BITS>>,
     // Likewise whether each queued request crosses a 4 KiB page (`rp_kc`)
     // and the head's (`rp_hc`), so that c0's crossing test and the B half
@@ -924,8 +923,6 @@ impl<
             rp_hv_nx: Default::default(),
             rp_hv_v: Default::default(),
             rp_ki: std::array::from_fn(|_| Default::default()),
-            rp_kw: Default::default(),
-            rp_kr: Default::default(),
             rp_hk: Default::default(),
             rp_kc: std::array::from_fn(|_| Default::default()),
             rp_hc: Default::default(),
@@ -1184,8 +1181,6 @@ impl<
             rp_hv,
             rp_hv_k,
             rp_hv_v,
-            rp_kw,
-            rp_kr,
             rp_hk,
             rp_hc,
             fl_lo,
@@ -1551,18 +1546,12 @@ impl<
             + bit_cast::<14, 13>(self.rp_din_len.val());
         self.rp_din_c.next = self.rp_din_end.val() > 4096;
         for i in 0..4 {
-            if self.rp1_valid.q.val() & (self.rp_kw.q.val().index() == i) {
+            if self.rp1_valid.q.val() & (self.rp_q.wr_ptr.val().index() == i) {
                 self.rp_ki[i].d.next = self.rp_din_k.val();
                 self.rp_kc[i].d.next = self.rp_din_c.val();
             }
         }
-        if self.rp1_valid.q.val() {
-            self.rp_kw.d.next = self.rp_kw.q.val() + 1;
-        }
-        if self.c0_rp.val() {
-            self.rp_kr.d.next = self.rp_kr.q.val() + 1;
-        }
-        self.rp_kr1.next = self.rp_kr.q.val() + 1;
+        self.rp_kr1.next = self.rp_q.rd_ptr.val() + 1;
         self.rp_k1.next = self.rp_ki[0].q.val();
         self.rp_c1.next = self.rp_kc[0].q.val();
         for i in 0..4 {
@@ -1581,10 +1570,6 @@ impl<
         } else if self.rp_q.count.val() == 0 {
             self.rp_hk.d.next = self.rp_din_k.val();
             self.rp_hc.d.next = self.rp_din_c.val();
-        }
-        if self.rst.val() {
-            self.rp_kw.d.next = 0.into();
-            self.rp_kr.d.next = 0.into();
         }
         self.rp_fill.next = self.rp_q.count.val()
             + bit_cast::<3, 1>(self.rp0_valid.q.val().into())

@@ -276,12 +276,6 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     inv_oempty: DFF<Bit>,
     sweep_set: DFF<Bits<SET_BITS>>,
     sweep_left: DFF<Bits<16>>,
-    // sweep_left != 0, loaded beside sweep_left from the same choice (each
-    // load below sets both), so that the last step is known from a
-    // flip-flop rather than a 16-bit zero test behind the counter: that
-    // test fed the sweep's own decrement and, through fill_ready, the
-    // walker. Its power-up value matches sweep_left's (zero).
-    sl_nz: DFF<Bit>,
     // The invalidation advances a generation (ALL, BY_MR): its steps clear
     // no 4 KiB way. Its first step (the probe) reads the generation; the
     // probe's stage R writes the next one, or, when it wraps, turns the
@@ -506,9 +500,6 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     inv_accept: Signal<Local, Bit>,
     fill_accept: Signal<Local, Bit>,
     rd_set: Signal<Local, Bits<SET_BITS>>,
-    lk_take: Signal<Local, Bit>,
-    alt_fq: Signal<Local, Bit>,
-    alt_set: Signal<Local, Bits<SET_BITS>>,
     lo_pn: Signal<Local, Bits<52>>,
     hi_m1: Signal<Local, Bits<64>>,
     hi_pn: Signal<Local, Bits<52>>,
@@ -722,7 +713,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             inv_oempty: Default::default(),
             sweep_set: Default::default(),
             sweep_left: Default::default(),
-            sl_nz: Default::default(),
             genm: Default::default(),
             probe_pend: Default::default(),
             pr_mr: Default::default(),
@@ -848,9 +838,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             inv_accept: Default::default(),
             fill_accept: Default::default(),
             rd_set: Default::default(),
-            lk_take: Default::default(),
-            alt_fq: Default::default(),
-            alt_set: Default::default(),
             lo_pn: Default::default(),
             hi_m1: Default::default(),
             hi_pn: Default::default(),
@@ -1017,7 +1004,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             inv_oempty,
             sweep_set,
             sweep_left,
-            sl_nz,
             genm,
             probe_pend,
             pr_mr,
@@ -1146,7 +1132,7 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         // During an invalidation a fill is taken except in the clock the
         // last sweep step is issued: a fill taken earlier reaches stage 1
         // while the invalidation is still current and is checked against it.
-        self.last_step.next = !self.sl_nz.q.val() && !self.inv_prep.q.val();
+        self.last_step.next = (self.sweep_left.q.val() == 0) && !self.inv_prep.q.val();
         self.last_now.next = self.last_step.val() && !self.owe_fill.q.val();
         self.fill_ready.next = !self.fq_valid.q.val()
             && ((self.state.q.val() == TlbState::Run)
@@ -1213,27 +1199,16 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         self.inv_prep.d.next = self.inv_accept.val();
         self.fill_accept.next = self.fill_valid.val() && self.fill_ready.val();
 
-        // The RAMs' read set. ready_r is only ever high in Run, so a
-        // lookup is issued exactly when lk_take is high, and otherwise a
-        // pending fill is issued in every state but Clear: the set is the
-        // lookup's or a choice made from registers alone (alt_set), and the
-        // lookup's valid bit, which comes from the translator's c1
-        // register, is the select of the last multiplexer instead of the
-        // first of three.
-        self.lk_take.next = self.lk_valid.val() && self.ready_r.q.val();
-        self.alt_fq.next = self.fq_pending.val() && (self.state.q.val() != TlbState::Clear);
-        self.alt_set.next = self.sweep_set.q.val();
-        if self.alt_fq.val() {
-            self.alt_set.next = self.fq_vpn.q.val().get_bits::<SET_BITS>(0);
-        }
-        self.rd_set.next = self.alt_set.val();
-        if self.lk_take.val() {
+        self.rd_set.next = self.sweep_set.q.val();
+        if self.issue_lk.val() {
             self.rd_set.next = self.lk_va.val().get_bits::<SET_BITS>(12);
+        }
+        if self.issue_fill.val() {
+            self.rd_set.next = self.fq_vpn.q.val().get_bits::<SET_BITS>(0);
         }
         if self.issue_sweep.val() {
             self.sweep_set.d.next = self.sweep_set.q.val() + 1;
             self.sweep_left.d.next = self.sweep_left.q.val() - 1;
-            self.sl_nz.d.next = self.sweep_left.q.val() != 1;
         }
 
         self.sr_lk.d.next = self.issue_lk.val();
@@ -1248,17 +1223,14 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         }
         self.sr_nc.d.next = self.issue_sweep.val() && self.genm.q.val();
         self.sr_gg.d.next = self.ggen.q.val();
-        // The MR read for the generation RAM, chosen like rd_set.
         self.s0_mr.next = self.inv_mr_r.q.val();
-        if self.alt_fq.val() {
-            self.s0_mr.next = self.fq_mr.q.val();
-        }
         self.sr_vpn.d.next = self.fq_vpn.q.val();
-        if self.lk_take.val() {
+        if self.issue_lk.val() {
             self.s0_mr.next = self.lk_mr.val();
             self.sr_vpn.d.next = self.lk_va.val().get_bits::<52>(12);
         }
         if self.issue_fill.val() {
+            self.s0_mr.next = self.fq_mr.q.val();
             self.fq_issued.d.next = true;
         }
         self.sr_mr.d.next = self.s0_mr.val();
@@ -1490,10 +1462,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             // = INV_BY_MR_RANGE
             if self.inv_empty.q.val() {
                 self.sweep_left.d.next = 0.into();
-                self.sl_nz.d.next = false;
             } else if self.span_small.val() {
                 self.sweep_left.d.next = self.span16.val();
-                self.sl_nz.d.next = self.span16.val().any();
                 self.sweep_set.d.next = self.inv_lo.q.val().get_bits::<SET_BITS>(0);
             }
         }
@@ -1532,14 +1502,12 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             // Steps are counted minus one: sweep_left == 0 marks the last.
             self.sweep_set.d.next = 0.into();
             self.sweep_left.d.next = self.sets_m1_16.val();
-            self.sl_nz.d.next = self.sets_m1_16.val().any();
             self.sp0_r.d.next = self.span0.val();
             self.sp1_r.d.next = self.span1.val();
             self.hp0_r.d.next = self.hi_page0.val();
             if self.inv.kind.val() == 3 {
                 // = INV_RESERVED
                 self.sweep_left.d.next = 0.into();
-                self.sl_nz.d.next = false;
             }
             // ALL and BY_MR advance a generation: four steps (the probe,
             // two more, the last with the huge entries) that clear no 4 KiB
@@ -1549,7 +1517,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             if (self.inv.kind.val() == 0) || (self.inv.kind.val() == 1) {
                 // = INV_ALL, INV_BY_MR
                 self.sweep_left.d.next = 3.into();
-                self.sl_nz.d.next = true;
                 self.genm.d.next = true;
                 self.probe_pend.d.next = true;
             }
@@ -1582,7 +1549,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         }
         if self.gen_wrap.val() {
             self.sweep_left.d.next = self.sets_m1_16.val();
-            self.sl_nz.d.next = self.sets_m1_16.val().any();
             self.sweep_set.d.next = 0.into();
             self.genm.d.next = false;
         }
@@ -2091,11 +2057,11 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         self.eq_lk.next = self.s2_set.q.val() == self.lk_va.val().get_bits::<SET_BITS>(12);
         self.eq_fq.next = self.s2_set.q.val() == self.fq_vpn.q.val().get_bits::<SET_BITS>(0);
         self.fwd_same_next.next = self.eq_sw.val();
-        if self.alt_fq.val() {
-            self.fwd_same_next.next = self.eq_fq.val();
-        }
-        if self.lk_take.val() {
+        if self.issue_lk.val() {
             self.fwd_same_next.next = self.eq_lk.val();
+        }
+        if self.issue_fill.val() {
+            self.fwd_same_next.next = self.eq_fq.val();
         }
         self.fwd_meta_en.d.next = self.meta_we.val() && self.fwd_same_next.val();
         self.fwd_meta.d.next = self.meta_wd.val();
@@ -2198,7 +2164,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.state.d.next = TlbState::Clear;
             self.sweep_set.d.next = 0.into();
             self.sweep_left.d.next = self.sets_m1_16.val();
-            self.sl_nz.d.next = self.sets_m1_16.val().any();
             self.inv_kind_r.d.next = 0.into();
             self.ready_r.d.next = false;
             self.inv_done_r.d.next = false;

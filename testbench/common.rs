@@ -33,8 +33,8 @@ fn verilog() -> String {
 }
 
 /// `clocks` clocks of random pushes and pops (with random data) against a
-/// `VecDeque` and a count of each; every output checked every clock. Returns the number of
-/// (pushes accepted, pops, refused pushes).
+/// `VecDeque` and a count of each; every output checked every clock.
+/// Returns the number of (pushes accepted, pops, refused pushes).
 fn random_run(d: &mut dyn Dut, seed: u64, clocks: u64) -> (u64, u64, u64) {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut model: VecDeque<u16> = VecDeque::new();

@@ -1557,6 +1557,64 @@ fn translation_splits_at_page_boundaries_of_every_size_and_not_inside_huge_pages
     );
 }
 
+/// A request that ends exactly at a 4 KiB page end does not cross: one
+/// beat, and no B half looks up the next page. (A B half whose A page
+/// covers the access changes no answer, so the lookups themselves are
+/// checked, on the pending-lookup port that every lookup drives.) Checked
+/// for a request parked on a miss and replayed (its crossing bit kept
+/// beside its payload) and for a hit straight from the request port, with
+/// one byte more as the control.
+#[test]
+fn a_request_ending_exactly_at_a_page_end_is_one_beat_on_replay_and_on_a_hit() {
+    use PageSize::*;
+    let base = 0x20_0000u64;
+    // Pages 0 and 2 mapped; 1 and 3 missing.
+    let mut w = world_with(vec![(
+        mr(base, 0x4000, 1),
+        vec![(0, Size4K, 0x700, true), (0x2000, Size4K, 0x702, false)],
+    )]);
+    let reqs = [
+        // Cold: walked, parked, replayed.
+        local_read(0, base + 0xF00, 256),
+        // A hit from the port.
+        local_read(0, base + 0xF00, 256),
+        // A whole page, a hit.
+        local_read(0, base, 4096),
+        // Cold page 2, half a page to its end: replayed.
+        local_read(0, base + 0x2800, 0x800),
+        // One byte more: crosses into the missing page 3.
+        local_read(0, base + 0x2800, 0x801),
+        // A whole page 2, a hit.
+        local_read(0, base + 0x2000, 4096),
+    ];
+    let looked = std::cell::RefCell::new(Vec::new());
+    let (a, reports, _) = answers_with(&mut w, &reqs, &|_, vpn| {
+        looked.borrow_mut().push(vpn);
+        false
+    });
+    let looked = looked.into_inner();
+    let vpn0 = base >> 12;
+    assert!(
+        !looked.contains(&(vpn0 + 1)),
+        "a B half looked up page 1: {looked:x?}"
+    );
+    assert!(
+        looked.contains(&(vpn0 + 3)),
+        "the crossing request's B half did not look up page 3: {looked:x?}"
+    );
+    assert_eq!(a[0], vec![(status::OK, pa(0x700, 0xF00), 256, true)]);
+    assert_eq!(a[1], vec![(status::OK, pa(0x700, 0xF00), 256, true)]);
+    assert_eq!(a[2], vec![(status::OK, pa(0x700, 0), 4096, true)]);
+    assert_eq!(a[3], vec![(status::OK, pa(0x702, 0x800), 0x800, true)]);
+    assert_eq!(a[4].last().unwrap().0, status::STALL, "{:x?}", a[4]);
+    assert_eq!(a[5], vec![(status::OK, pa(0x702, 0), 4096, true)]);
+    assert_eq!(
+        reports.iter().map(|f| f.1).collect::<Vec<_>>(),
+        vec![vpn0 + 3],
+        "only the crossing request reports, and it names page 3"
+    );
+}
+
 #[test]
 fn a_pending_page_is_answered_at_once_without_a_walk_and_every_fault_is_reported() {
     use PageSize::*;

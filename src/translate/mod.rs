@@ -330,6 +330,10 @@ pub struct Translator<
     // Each parked request's early-NAK fields (NF_BITS), written when it
     // parks for a walk.
     nf: LutRam<Bits<NF_BITS>, SLOT_BITS>,
+    // Whether each parked request crosses a 4 KiB page, computed from c6's
+    // request as it parks and read beside the payload at rp1 (with
+    // `rp1_slot`), so no add follows the payload RAM's output.
+    pay_x: LutRam<Bit, SLOT_BITS>,
     wi_va: RAM<Bits<64>, SLOT_BITS>,
     wi_off: RAM<Bits<64>, SLOT_BITS>,
     wi_root: RAM<Bits<52>, SLOT_BITS>,
@@ -438,6 +442,9 @@ pub struct Translator<
     ec_next: Signal<Local, Bits<SLOTS>>,
     d_nsent: Signal<Local, Bit>,
     c6_nf: Signal<Local, Bits<NF_BITS>>,
+    c6_va: Signal<Local, Bits<64>>,
+    c6_len: Signal<Local, Bits<13>>,
+    c6_xend: Signal<Local, Bits<14>>,
     c5_fb: DFF<Bit>,
     c5_qbad: DFF<Bit>,
     c5_cov: DFF<Bits<3>>,
@@ -521,9 +528,6 @@ pub struct Translator<
     // it schedules do not wait for the queue's LUT-RAM read either.
     rp_kc: [DFF<Bit>; 4],
     rp_hc: DFF<Bit>,
-    rp_din_va: Signal<Local, Bits<64>>,
-    rp_din_len: Signal<Local, Bits<13>>,
-    rp_din_end: Signal<Local, Bits<14>>,
     rp_din_c: Signal<Local, Bit>,
     rp_c1: Signal<Local, Bit>,
     rp_din_key: Signal<Local, Bits<32>>,
@@ -803,6 +807,7 @@ impl<
             m_en_tmr_code: Default::default(),
             m_en_ready: Default::default(),
             nf: Default::default(),
+            pay_x: Default::default(),
             sl_early: std::array::from_fn(|_| Default::default()),
             sl_org: std::array::from_fn(|_| Default::default()),
             sl_nak: std::array::from_fn(|_| Default::default()),
@@ -819,6 +824,9 @@ impl<
             ec_next: Default::default(),
             d_nsent: Default::default(),
             c6_nf: Default::default(),
+            c6_va: Default::default(),
+            c6_len: Default::default(),
+            c6_xend: Default::default(),
             xreq_pf: Default::default(),
             xreq_nofault: Default::default(),
             m_pf_valid: Default::default(),
@@ -926,9 +934,6 @@ impl<
             rp_hk: Default::default(),
             rp_kc: std::array::from_fn(|_| Default::default()),
             rp_hc: Default::default(),
-            rp_din_va: Default::default(),
-            rp_din_len: Default::default(),
-            rp_din_end: Default::default(),
             rp_din_c: Default::default(),
             rp_c1: Default::default(),
             rp_din_key: Default::default(),
@@ -1265,6 +1270,7 @@ impl<
         clock!(self, clock, mr, tlb, walker, out_fifo, flt_fifo, rp_q, rp_qs);
         self.payload.read_clock.next = self.clock.val();
         self.nf.clock.next = self.clock.val();
+        self.pay_x.clock.next = self.clock.val();
         self.payload.write_clock.next = self.clock.val();
         self.wi_va.read_clock.next = self.clock.val();
         self.wi_va.write_clock.next = self.clock.val();
@@ -1540,11 +1546,8 @@ impl<
         // head kept (or the word pushed now into an empty queue).
         self.rp_din_key.next = self.payload.read_data.val().key;
         self.rp_din_k.next = self.rp_din_key.val().get_bits::<MR_BITS>(8);
-        self.rp_din_va.next = self.payload.read_data.val().va;
-        self.rp_din_len.next = self.payload.read_data.val().len;
-        self.rp_din_end.next = bit_cast::<14, 12>(self.rp_din_va.val().get_bits::<12>(0))
-            + bit_cast::<14, 13>(self.rp_din_len.val());
-        self.rp_din_c.next = self.rp_din_end.val() > 4096;
+        self.pay_x.read_address.next = self.rp1_slot.q.val();
+        self.rp_din_c.next = self.pay_x.read_data.val();
         for i in 0..4 {
             if self.rp1_valid.q.val() & (self.rp_q.wr_ptr.val().index() == i) {
                 self.rp_ki[i].d.next = self.rp_din_k.val();
@@ -2060,6 +2063,13 @@ impl<
         self.payload.write_enable.next = self.c6_alloc.q.val();
         self.payload.write_address.next = self.c6_slot.q.val();
         self.payload.write_data.next = self.c6_req.q.val();
+        self.c6_va.next = self.c6_req.q.val().va;
+        self.c6_len.next = self.c6_req.q.val().len;
+        self.c6_xend.next = bit_cast::<14, 12>(self.c6_va.val().get_bits::<12>(0))
+            + bit_cast::<14, 13>(self.c6_len.val());
+        self.pay_x.write_enable.next = self.c6_alloc.q.val();
+        self.pay_x.write_address.next = self.c6_slot.q.val();
+        self.pay_x.write_data.next = self.c6_xend.val() > 4096;
 
         for i in 0..SLOTS {
             if self.c6_slot.q.val().index() == i {

@@ -461,6 +461,12 @@ pub struct Translator<
     c6_need_walk: DFF<Bit>,
     c6_walk_b: DFF<Bit>,
     c6_slot: DFF<Bits<SLOT_BITS>>,
+    // c6_slot decoded, registered beside it (`d_oh` at c5), so that the
+    // commit's per-slot enables (and the c3 / c4 / c5 terms that fold the
+    // commit in) start at one flip-flop a slot, not at a decode of the
+    // 6-bit register that also addresses every slot RAM.
+    c6_oh: DFF<Bits<SLOTS>>,
+    d_oh: Signal<Local, Bits<SLOTS>>,
     c6_qpn: DFF<Bits<24>>,
     c6_write: DFF<Bit>,
     c6_remote: DFF<Bit>,
@@ -905,6 +911,8 @@ impl<
             c6_need_walk: Default::default(),
             c6_walk_b: Default::default(),
             c6_slot: Default::default(),
+            c6_oh: Default::default(),
+            d_oh: Default::default(),
             c6_qpn: Default::default(),
             c6_write: Default::default(),
             c6_remote: Default::default(),
@@ -1160,6 +1168,7 @@ impl<
             c6_need_walk,
             c6_walk_b,
             c6_slot,
+            c6_oh,
             c6_qpn,
             c6_write,
             c6_remote,
@@ -1613,8 +1622,8 @@ impl<
                 i,
                 (self.sl_valid[i].q.val()
                     & (self.sl_qpn[i].q.val() == self.s3_rq.val().qpn)
-                    & (!(self.c6_free.q.val() & (self.c6_slot.q.val().index() == i))))
-                    | (self.c3_fz.val() & (self.c6_slot.q.val().index() == i)),
+                    & (!(self.c6_free.q.val() & self.c6_oh.q.val().get_bit(i))))
+                    | (self.c3_fz.val() & self.c6_oh.q.val().get_bit(i)),
             );
         }
         self.c4_mq.d.next = self.c3_mq.val();
@@ -1624,7 +1633,7 @@ impl<
         self.s5_oh.next = 0.into();
         for i in 0..SLOTS {
             self.c4_match.next = self.c4_mq.q.val().get_bit(i)
-                & (!(self.c6_free.q.val() & (self.c6_slot.q.val().index() == i)));
+                & (!(self.c6_free.q.val() & self.c6_oh.q.val().get_bit(i)));
             self.c4_mv.next = self.c4_mv.val().replace_bit(i, self.c4_match.val());
             self.c4_tv.next = self
                 .c4_tv
@@ -1971,7 +1980,7 @@ impl<
             if self.d_alloc.val() & (self.free_sel.val().index() == i) {
                 self.av_next.next = self.av_next.val().replace_bit(i, true);
             }
-            if self.c6_free.q.val() & (self.c6_slot.q.val().index() == i) {
+            if self.c6_free.q.val() & self.c6_oh.q.val().get_bit(i) {
                 self.av_next.next = self.av_next.val().replace_bit(i, false);
             }
         }
@@ -1984,6 +1993,13 @@ impl<
         self.c6_need_walk.d.next = self.d_need_walk.val();
         self.c6_walk_b.d.next = self.d_walk_b.val();
         self.c6_slot.d.next = self.d_slot.val();
+        self.d_oh.next = 0.into();
+        for i in 0..SLOTS {
+            if self.d_slot.val().index() == i {
+                self.d_oh.next = self.d_oh.val().replace_bit(i, true);
+            }
+        }
+        self.c6_oh.d.next = self.d_oh.val();
         self.c6_qpn.d.next = self.d_req.val().qpn;
         self.c6_write.d.next = self.d_write.val();
         self.c6_remote.d.next = self.d_remote.val();
@@ -2072,7 +2088,7 @@ impl<
         self.pay_x.write_data.next = self.c6_xend.val() > 4096;
 
         for i in 0..SLOTS {
-            if self.c6_slot.q.val().index() == i {
+            if self.c6_oh.q.val().get_bit(i) {
                 if self.c6_park.q.val() {
                     self.sl_state[i].d.next = ParkState::Ready;
                     if self.c6_need_walk.q.val() {

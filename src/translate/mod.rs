@@ -677,6 +677,12 @@ pub struct Translator<
     c3_fz: Signal<Local, Bit>,
     c3_mq: Signal<Local, Bits<SLOTS>>,
     rv_next: Signal<Local, Bits<SLOTS>>,
+    // The replay candidate taken, one-hot beside `pe_rp`'s index: the
+    // candidates below each bit ORed by a prefix tree (`rp_pre`), so the
+    // candidate cleared and the in-flight bit set do not wait for the
+    // index tree and its decode.
+    rp_pre: Signal<Local, Bits<SLOTS>>,
+    rp_oh: Signal<Local, Bits<SLOTS>>,
     s5_oh: Signal<Local, Bits<SLOTS>>,
     s5_slot: Signal<Local, Bits<SLOT_BITS>>,
     av_next: Signal<Local, Bits<SLOTS>>,
@@ -1051,6 +1057,8 @@ impl<
             c3_fz: Default::default(),
             c3_mq: Default::default(),
             rv_next: Default::default(),
+            rp_pre: Default::default(),
+            rp_oh: Default::default(),
             s5_oh: Default::default(),
             s5_slot: Default::default(),
             av_next: Default::default(),
@@ -1522,6 +1530,11 @@ impl<
         self.pe_rp.vec.next = self.rp_vec.q.val();
         self.rp_found.next = self.pe_rp.found.val();
         self.rp_sel.next = self.pe_rp.idx.val();
+        self.rp_pre.next = self.rp_vec.q.val();
+        for k in 0..SLOT_BITS {
+            self.rp_pre.next = self.rp_pre.val() | (self.rp_pre.val() << (1 << k));
+        }
+        self.rp_oh.next = self.rp_vec.q.val() & !(self.rp_pre.val() << 1);
         // rp0: the selected slot, registered; it addresses the payload RAM
         // (the word is on the RAM output the clock after, rp1). The word on
         // the RAM output is pushed into rp_q, always: a read starts only
@@ -1594,16 +1607,14 @@ impl<
         self.rp1_slot.d.next = self.rp0_slot.q.val();
         if self.rp_take.val() {
             for i in 0..SLOTS {
-                if self.rp_sel.val().index() == i {
+                if self.rp_oh.val().get_bit(i) {
                     self.sl_in_flight[i].d.next = true;
                 }
             }
         }
         self.rv_next.next = self.pe_vec.val();
-        for i in 0..SLOTS {
-            if self.rp_take.val() & (self.rp_sel.val().index() == i) {
-                self.rv_next.next = self.rv_next.val().replace_bit(i, false);
-            }
+        if self.rp_take.val() {
+            self.rv_next.next = self.pe_vec.val() & !self.rp_oh.val();
         }
         self.rp_vec.d.next = self.rv_next.val();
 

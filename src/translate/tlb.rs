@@ -276,6 +276,12 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     inv_oempty: DFF<Bit>,
     sweep_set: DFF<Bits<SET_BITS>>,
     sweep_left: DFF<Bits<16>>,
+    // sweep_left != 0, loaded beside sweep_left from the same choice (each
+    // load below sets both), so that the last step is known from a
+    // flip-flop rather than a 16-bit zero test behind the counter: that
+    // test fed the sweep's own decrement and, through fill_ready, the
+    // walker. Its power-up value matches sweep_left's (zero).
+    sl_nz: DFF<Bit>,
     // The invalidation advances a generation (ALL, BY_MR): its steps clear
     // no 4 KiB way. Its first step (the probe) reads the generation; the
     // probe's stage R writes the next one, or, when it wraps, turns the
@@ -354,6 +360,13 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     // invalidation current in stage R covers it (the holding register is
     // freed in stage R).
     f1_entry: DFF<Bits<128>>,
+    // f1_entry's huge key bits (word bits 78 to 121) again, for the
+    // compare with the lookup of stage R (`nmq`): f1_entry fans out to
+    // every huge entry's write, this copy only to the four compares. It
+    // loads only for a fill in stage R (f1_entry loads every clock), which
+    // keeps the two apart in synthesis; the compare counts only for a
+    // fill in stage 1, when the two hold the same bits.
+    f1_hk: DFF<Bits<44>>,
     f1_4k: DFF<Bit>,
     f1_huge: DFF<Bit>,
     f1_cov: DFF<Bit>,
@@ -500,6 +513,9 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     inv_accept: Signal<Local, Bit>,
     fill_accept: Signal<Local, Bit>,
     rd_set: Signal<Local, Bits<SET_BITS>>,
+    lk_take: Signal<Local, Bit>,
+    alt_fq: Signal<Local, Bit>,
+    alt_set: Signal<Local, Bits<SET_BITS>>,
     lo_pn: Signal<Local, Bits<52>>,
     hi_m1: Signal<Local, Bits<64>>,
     hi_pn: Signal<Local, Bits<52>>,
@@ -713,6 +729,7 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             inv_oempty: Default::default(),
             sweep_set: Default::default(),
             sweep_left: Default::default(),
+            sl_nz: Default::default(),
             genm: Default::default(),
             probe_pend: Default::default(),
             pr_mr: Default::default(),
@@ -747,6 +764,7 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             rr_way: std::array::from_fn(|_| Default::default()),
             rr_meta: Default::default(),
             f1_entry: Default::default(),
+            f1_hk: Default::default(),
             f1_4k: Default::default(),
             f1_huge: Default::default(),
             f1_cov: Default::default(),
@@ -838,6 +856,9 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             inv_accept: Default::default(),
             fill_accept: Default::default(),
             rd_set: Default::default(),
+            lk_take: Default::default(),
+            alt_fq: Default::default(),
+            alt_set: Default::default(),
             lo_pn: Default::default(),
             hi_m1: Default::default(),
             hi_pn: Default::default(),
@@ -1004,6 +1025,7 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             inv_oempty,
             sweep_set,
             sweep_left,
+            sl_nz,
             genm,
             probe_pend,
             pr_mr,
@@ -1038,6 +1060,7 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             hp0_r,
             rr_meta,
             f1_entry,
+            f1_hk,
             f1_4k,
             f1_huge,
             f1_cov,
@@ -1132,7 +1155,7 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         // During an invalidation a fill is taken except in the clock the
         // last sweep step is issued: a fill taken earlier reaches stage 1
         // while the invalidation is still current and is checked against it.
-        self.last_step.next = (self.sweep_left.q.val() == 0) && !self.inv_prep.q.val();
+        self.last_step.next = !self.sl_nz.q.val() && !self.inv_prep.q.val();
         self.last_now.next = self.last_step.val() && !self.owe_fill.q.val();
         self.fill_ready.next = !self.fq_valid.q.val()
             && ((self.state.q.val() == TlbState::Run)
@@ -1199,16 +1222,27 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         self.inv_prep.d.next = self.inv_accept.val();
         self.fill_accept.next = self.fill_valid.val() && self.fill_ready.val();
 
-        self.rd_set.next = self.sweep_set.q.val();
-        if self.issue_lk.val() {
-            self.rd_set.next = self.lk_va.val().get_bits::<SET_BITS>(12);
+        // The RAMs' read set. ready_r is only ever high in Run, so a
+        // lookup is issued exactly when lk_take is high, and otherwise a
+        // pending fill is issued in every state but Clear: the set is the
+        // lookup's or a choice made from registers alone (alt_set), and the
+        // lookup's valid bit, which comes from the translator's c1
+        // register, is the select of the last multiplexer instead of the
+        // first of three.
+        self.lk_take.next = self.lk_valid.val() && self.ready_r.q.val();
+        self.alt_fq.next = self.fq_pending.val() && (self.state.q.val() != TlbState::Clear);
+        self.alt_set.next = self.sweep_set.q.val();
+        if self.alt_fq.val() {
+            self.alt_set.next = self.fq_vpn.q.val().get_bits::<SET_BITS>(0);
         }
-        if self.issue_fill.val() {
-            self.rd_set.next = self.fq_vpn.q.val().get_bits::<SET_BITS>(0);
+        self.rd_set.next = self.alt_set.val();
+        if self.lk_take.val() {
+            self.rd_set.next = self.lk_va.val().get_bits::<SET_BITS>(12);
         }
         if self.issue_sweep.val() {
             self.sweep_set.d.next = self.sweep_set.q.val() + 1;
             self.sweep_left.d.next = self.sweep_left.q.val() - 1;
+            self.sl_nz.d.next = self.sweep_left.q.val() != 1;
         }
 
         self.sr_lk.d.next = self.issue_lk.val();
@@ -1223,14 +1257,17 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         }
         self.sr_nc.d.next = self.issue_sweep.val() && self.genm.q.val();
         self.sr_gg.d.next = self.ggen.q.val();
+        // The MR read for the generation RAM, chosen like rd_set.
         self.s0_mr.next = self.inv_mr_r.q.val();
+        if self.alt_fq.val() {
+            self.s0_mr.next = self.fq_mr.q.val();
+        }
         self.sr_vpn.d.next = self.fq_vpn.q.val();
-        if self.issue_lk.val() {
+        if self.lk_take.val() {
             self.s0_mr.next = self.lk_mr.val();
             self.sr_vpn.d.next = self.lk_va.val().get_bits::<52>(12);
         }
         if self.issue_fill.val() {
-            self.s0_mr.next = self.fq_mr.q.val();
             self.fq_issued.d.next = true;
         }
         self.sr_mr.d.next = self.s0_mr.val();
@@ -1273,10 +1310,10 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             }
             self.hkey0.next = self.hkey0.val() | (self.hkq[g].val() & self.quarter[g].val());
             self.nmq[g].next = self.sr_nmr.q.val()
-                && (self.f1_entry.q.val().get_bits::<34>(87)
+                && (self.f1_hk.q.val().get_bits::<34>(9)
                     == self.sr_opq[g].val().get_bits::<34>(18))
-                && (self.f1_entry.q.val().get_bit(121)
-                    || (self.f1_entry.q.val().get_bits::<9>(78)
+                && (self.f1_hk.q.val().get_bit(43)
+                    || (self.f1_hk.q.val().get_bits::<9>(0)
                         == self.sr_opq[g].val().get_bits::<9>(9)));
         }
         self.s1i_inv_kind.d.next = self.inv_kind_r.q.val();
@@ -1462,8 +1499,10 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             // = INV_BY_MR_RANGE
             if self.inv_empty.q.val() {
                 self.sweep_left.d.next = 0.into();
+                self.sl_nz.d.next = false;
             } else if self.span_small.val() {
                 self.sweep_left.d.next = self.span16.val();
+                self.sl_nz.d.next = self.span16.val().any();
                 self.sweep_set.d.next = self.inv_lo.q.val().get_bits::<SET_BITS>(0);
             }
         }
@@ -1502,12 +1541,14 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             // Steps are counted minus one: sweep_left == 0 marks the last.
             self.sweep_set.d.next = 0.into();
             self.sweep_left.d.next = self.sets_m1_16.val();
+            self.sl_nz.d.next = self.sets_m1_16.val().any();
             self.sp0_r.d.next = self.span0.val();
             self.sp1_r.d.next = self.span1.val();
             self.hp0_r.d.next = self.hi_page0.val();
             if self.inv.kind.val() == 3 {
                 // = INV_RESERVED
                 self.sweep_left.d.next = 0.into();
+                self.sl_nz.d.next = false;
             }
             // ALL and BY_MR advance a generation: four steps (the probe,
             // two more, the last with the huge entries) that clear no 4 KiB
@@ -1517,6 +1558,7 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             if (self.inv.kind.val() == 0) || (self.inv.kind.val() == 1) {
                 // = INV_ALL, INV_BY_MR
                 self.sweep_left.d.next = 3.into();
+                self.sl_nz.d.next = true;
                 self.genm.d.next = true;
                 self.probe_pend.d.next = true;
             }
@@ -1549,6 +1591,7 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         }
         if self.gen_wrap.val() {
             self.sweep_left.d.next = self.sets_m1_16.val();
+            self.sl_nz.d.next = self.sets_m1_16.val().any();
             self.sweep_set.d.next = 0.into();
             self.genm.d.next = false;
         }
@@ -2033,6 +2076,9 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         }
         self.new_entry.next = self.new_entry.val().replace_bit(52, self.fq_w.q.val());
         self.f1_entry.d.next = self.new_entry.val();
+        if self.sr_fill.q.val() {
+            self.f1_hk.d.next = self.new_entry.val().get_bits::<44>(78);
+        }
 
         self.mgen.read_clock.next = self.clock.val();
         self.mgen.write_clock.next = self.clock.val();
@@ -2057,11 +2103,11 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         self.eq_lk.next = self.s2_set.q.val() == self.lk_va.val().get_bits::<SET_BITS>(12);
         self.eq_fq.next = self.s2_set.q.val() == self.fq_vpn.q.val().get_bits::<SET_BITS>(0);
         self.fwd_same_next.next = self.eq_sw.val();
-        if self.issue_lk.val() {
-            self.fwd_same_next.next = self.eq_lk.val();
-        }
-        if self.issue_fill.val() {
+        if self.alt_fq.val() {
             self.fwd_same_next.next = self.eq_fq.val();
+        }
+        if self.lk_take.val() {
+            self.fwd_same_next.next = self.eq_lk.val();
         }
         self.fwd_meta_en.d.next = self.meta_we.val() && self.fwd_same_next.val();
         self.fwd_meta.d.next = self.meta_wd.val();
@@ -2164,6 +2210,7 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.state.d.next = TlbState::Clear;
             self.sweep_set.d.next = 0.into();
             self.sweep_left.d.next = self.sets_m1_16.val();
+            self.sl_nz.d.next = self.sets_m1_16.val().any();
             self.inv_kind_r.d.next = 0.into();
             self.ready_r.d.next = false;
             self.inv_done_r.d.next = false;

@@ -256,6 +256,8 @@ struct Slot {
     reqs: Vec<u64>,
     reads: usize,
     start_clock: u64,
+    /// The clock its request was first offered.
+    offered_clock: u64,
     first_done_clock: Option<u64>,
 }
 
@@ -270,6 +272,7 @@ impl Slot {
             reqs: Vec::new(),
             reads: 0,
             start_clock: 0,
+            offered_clock: 0,
             first_done_clock: None,
         }
     }
@@ -292,6 +295,9 @@ struct Completion {
     reads: usize,
     /// Clocks from the request handshake to the first clock done_valid was up.
     latency: u64,
+    /// Clocks from the request's first clock offered to the first clock
+    /// done_valid was up.
+    latency_from_offer: u64,
 }
 
 struct Bench<D: Dut> {
@@ -329,6 +335,12 @@ struct Bench<D: Dut> {
     max_reads_in_flight: usize,
     /// done_valid expected on this clock (decided on the last edge).
     done_expect: bool,
+    /// A request was offered in the last clock and not taken: the walker
+    /// may take it in this one (it compares a request with the walks in
+    /// the clock it is first offered).
+    armed: bool,
+    /// The clock the request in `presented` was first offered.
+    presented_clock: u64,
 }
 
 /// Reads never reach this frame range; tables live in it.
@@ -364,6 +376,8 @@ impl<D: Dut> Bench<D> {
             max_walks_in_flight: 0,
             max_reads_in_flight: 0,
             done_expect: false,
+            armed: false,
+            presented_clock: 0,
         }
     }
 
@@ -423,6 +437,7 @@ impl<D: Dut> Bench<D> {
         let s = self.mem.outputs();
         if self.presented.is_none() && !self.queue.is_empty() && self.pct(self.req_pct) {
             self.presented = self.queue.pop_front();
+            self.presented_clock = self.clock;
         }
         let f = self.flush_next.unwrap_or_default();
         let mut i = Inputs {
@@ -631,7 +646,7 @@ impl<D: Dut> Bench<D> {
             );
             let coalesce_with = matches.first().copied();
             let any_free = self.model.iter().any(|s| s.st == SlotModel::Free);
-            let ready = !i.rst && (coalesce_with.is_some() || any_free);
+            let ready = !i.rst && self.armed && (coalesce_with.is_some() || any_free);
             assert_eq!(o.req_ready, ready, "clock {c}: req_ready");
             if o.req_ready {
                 assert_eq!(
@@ -674,6 +689,7 @@ impl<D: Dut> Bench<D> {
                 _ => false,
             });
         self.done_expect = !i.rst && (held || waiting || finishing);
+        self.armed = i.req_valid && !req_fire && !i.rst;
         if i.rst {
             for k in 0..n {
                 let slot = &mut self.model[k];
@@ -743,6 +759,7 @@ impl<D: Dut> Bench<D> {
                     reqs: slot.reqs,
                     reads: slot.reads,
                     latency: slot.first_done_clock.unwrap() - slot.start_clock,
+                    latency_from_offer: slot.first_done_clock.unwrap() - slot.offered_clock,
                 });
             }
             if req_fire {
@@ -770,6 +787,7 @@ impl<D: Dut> Bench<D> {
                         reqs: vec![req.tag],
                         reads: 0,
                         start_clock: c,
+                        offered_clock: self.presented_clock,
                         first_done_clock: None,
                     };
                 }
@@ -1202,6 +1220,9 @@ fn walker_flush_marks_walks_in_flight_stale() {
     b.run(200);
     assert!(b.model.iter().any(|s| matches!(s.st, SlotModel::Done(_))));
     let on_flush = b.request(0, 0x1000);
+    // Its first clock offered (compared, not taken), then the flush clock.
+    b.step();
+    assert!(!b.accepted.iter().any(|&(t, _, _)| t == on_flush));
     b.flush_next = Some(Flush::default());
     b.step();
     assert!(
@@ -1454,7 +1475,11 @@ fn walker_latency_is_levels_times_memory_latency_plus_levels_plus_3() {
             // on the R beat before), one for the pick, and one for the
             // registered completion.
             assert_eq!(overhead, levels as u64 + 3);
-            assert!(overhead <= 8, "SPEC: levels x memory latency + <= 8");
+            // The request is compared in its first clock offered and taken
+            // in its second.
+            let from_offer = c.latency_from_offer - levels as u64 * mem_latency;
+            assert_eq!(from_offer, overhead + 1, "from the first clock offered");
+            assert!(from_offer <= 8, "SPEC: levels x memory latency + <= 8");
         }
     }
     println!("{}", report.join("\n"));

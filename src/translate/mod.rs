@@ -2233,8 +2233,14 @@ impl<
         self.dr_take.next = self.dr_valid.q.val()
             & (!self.walker.flush_busy.val())
             & ((!self.w_fill.val()) | self.tlb.fill_ready.val());
-        self.walker.done_ready.next =
-            ((!self.dr_valid.q.val()) | self.dr_take.val()) & (!self.walker.flush_busy.val());
+        // A completion is taken only into an empty `dr_*`: the walker's
+        // handshake (which frees a slot of the walker and moves its
+        // round robin) then depends on two registers, not on `dr_take`
+        // and the TLB's `fill_ready` behind it. A fill cannot be taken
+        // more often than one per 3 clocks anyway (the TLB's holding
+        // register), so fills lose nothing; completions that fill nothing
+        // (a fault, a stale walk) pass at one per 2 clocks.
+        self.walker.done_ready.next = (!self.dr_valid.q.val()) & (!self.walker.flush_busy.val());
         if self.dr_take.val() {
             self.dr_valid.d.next = false;
         }

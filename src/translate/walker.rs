@@ -10,7 +10,7 @@ pub enum SlotState {
     /// Holds no walk; may be allocated.
     Free,
     /// Allocated on the last edge; becomes Issue (or Done for an `off`
-    /// out of reach) unless `cancel` names it (the request coalesced).
+    /// out of reach).
     Alloc,
     /// Has the address of its next PTE and waits for the pick register.
     Issue,
@@ -171,10 +171,13 @@ impl Logic for FlushMatch {
 /// on a rising edge where both are high.
 ///
 /// - Request stream (`req_*`): `req_ready`, `req_id` and `req_coalesced` are
-///   combinational in the request payload and the walker's registers (not in
+///   combinational in the walker's registers (not in the payload,
 ///   `req_valid`, `done_ready` or any AXI input); the caller records
-///   `req_id`/`req_coalesced` at the handshake. `req_ready` is low only when
-///   no slot is free and no walk in flight matches (and during `rst`).
+///   `req_id`/`req_coalesced` at the handshake. A request is compared with
+///   the walks in the clock it is first offered and taken from its second
+///   clock on: `req_ready` is low in a request's first clock, and otherwise
+///   only when no slot is free and no walk in flight matches (and during
+///   `rst`). The payload holds while `req_valid && !req_ready`.
 /// - Completion stream (`done_*`): one completion per walk, in any order
 ///   across slots; payload holds while `done_valid && !done_ready`, except
 ///   `done_stale`, which rises if a `flush` hits the waiting completion
@@ -221,20 +224,22 @@ impl Logic for FlushMatch {
 /// that ends with edge `t + levels * (L + 1) + 3`:
 ///
 /// - the slot is picked for the root PTE's AR on edge `t + 1` (the slot's
-///   Alloc clock, while the coalescing compare of edge `t` is undone if
-///   needed), the AR is loaded into the AR register on `t + 2` and accepted
-///   on `t + 3`;
+///   Alloc clock), the AR is loaded into the AR register on `t + 2` and
+///   accepted on `t + 3`;
 /// - each R beat that leads one level down loads the next AR straight into
 ///   the AR register on its own edge: one clock plus `L` per further level;
 /// - the R beat that ends the walk loads the completion register on its
 ///   own edge: `done_valid` the clock after.
 ///
-/// The overhead over `levels * L` is `levels + 3`, 4..7 clocks (SPEC: <= 8).
+/// The overhead over `levels * L` is `levels + 3`, 4..7 clocks, from the
+/// handshake, and `levels + 4`, 5..8 clocks, from the first clock the
+/// request is offered (SPEC: <= 8).
 /// The pick clock keeps the AR choice and the address mux in separate
 /// clocks (the walker's longest path otherwise).
 /// An `off` beyond the tree's reach completes 3 clocks after the handshake
 /// without reading memory. The AR channel issues up to one read per clock
-/// across slots and the completion stream one completion per clock.
+/// across slots and the completion stream one completion per clock; requests
+/// are taken at most one per 2 clocks.
 ///
 /// # Reset
 ///
@@ -376,8 +381,13 @@ pub struct Walker<const SLOTS: usize> {
     done_present: DFF<Bit>,
     done_cur: DFF<Bits<3>>,
     done_rr: DFF<Bits<3>>,
-    // Speculative allocation: the slot given to a request that coalesced.
-    cancel: [DFF<Bit>; SLOTS],
+    // The request offered in the last clock was not taken: its payload
+    // is the same in this one (stream rule), and `eq_q` holds its compare
+    // with every slot.
+    armed: DFF<Bit>,
+    // Per slot: the last clock's request payload has the slot's MR and
+    // 4 KiB page (bits 47:12, with 63:48 zero).
+    eq_q: [DFF<Bit>; SLOTS],
     // The flush command of the last clock, bounds in page units
     // (`FlushMatch`).
     fl_valid: DFF<Bit>,
@@ -420,7 +430,6 @@ pub struct Walker<const SLOTS: usize> {
     gnt_first: [Signal<Local, Bit>; SLOTS],
     seen_masked: Signal<Local, Bit>,
     gnt_below: Signal<Local, Bit>,
-    free_seen: Signal<Local, Bit>,
     ar_frame: Signal<Local, Bits<52>>,
     ar_index: Signal<Local, Bits<9>>,
     done_found: Signal<Local, Bit>,
@@ -430,7 +439,6 @@ pub struct Walker<const SLOTS: usize> {
     r_hit: [Signal<Local, Bit>; SLOTS],
     slot_match: [Signal<Local, Bit>; SLOTS],
     done_cand: [Signal<Local, Bit>; SLOTS],
-    cancelled: [Signal<Local, Bit>; SLOTS],
     slot_free: [Signal<Local, Bit>; SLOTS],
     req_off_high_zero: Signal<Local, Bit>,
     pte_frame: Signal<Local, Bits<52>>,
@@ -499,7 +507,8 @@ impl<const SLOTS: usize> Walker<SLOTS> {
             done_present: Default::default(),
             done_cur: Default::default(),
             done_rr: Default::default(),
-            cancel: std::array::from_fn(|_| Default::default()),
+            armed: Default::default(),
+            eq_q: std::array::from_fn(|_| Default::default()),
             fl_valid: Default::default(),
             fl_all: Default::default(),
             fl_by_mr: Default::default(),
@@ -538,7 +547,6 @@ impl<const SLOTS: usize> Walker<SLOTS> {
             gnt_first: std::array::from_fn(|_| Default::default()),
             seen_masked: Default::default(),
             gnt_below: Default::default(),
-            free_seen: Default::default(),
             ar_frame: Default::default(),
             ar_index: Default::default(),
             done_found: Default::default(),
@@ -548,7 +556,6 @@ impl<const SLOTS: usize> Walker<SLOTS> {
             r_hit: std::array::from_fn(|_| Default::default()),
             slot_match: std::array::from_fn(|_| Default::default()),
             done_cand: std::array::from_fn(|_| Default::default()),
-            cancelled: std::array::from_fn(|_| Default::default()),
             slot_free: std::array::from_fn(|_| Default::default()),
             req_off_high_zero: Default::default(),
             pte_frame: Default::default(),
@@ -580,8 +587,7 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
     // (Issue or, straight through the AR register, Wait one level down |
     // Done) --completion--> Free. Alloc may be picked itself
     // (Alloc --> Wait). An off the tree can not reach goes Alloc --> Done
-    // (FATAL) without a read; a request that coalesced goes
-    // Alloc --cancel--> Free.
+    // (FATAL) without a read.
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -595,6 +601,7 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
             done_present,
             done_cur,
             done_rr,
+            armed,
             fl_valid,
             fl_all,
             fl_by_mr,
@@ -608,11 +615,10 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
             fl_frac1
         );
         for i in 0..SLOTS {
-            self.cancel[i].clock.next = self.clock.val();
+            self.eq_q[i].clock.next = self.clock.val();
             self.pk_sel[i].clock.next = self.clock.val();
             self.pk_sel[i].d.next = self.pk_sel[i].q.val();
             self.ar_mask[i].clock.next = self.clock.val();
-            self.cancel[i].d.next = false;
             self.ar_mask[i].d.next = self.ar_mask[i].q.val();
             self.state[i].clock.next = self.clock.val();
             self.orphan[i].clock.next = self.clock.val();
@@ -719,16 +725,16 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
             }
         }
 
-        // A request is allocated a slot speculatively (Free -> Alloc),
-        // before the coalescing compare settles: the compare is the longest
-        // path, and only req_ready/req_id/req_coalesced and `cancel` wait
-        // for it. An Alloc slot whose request coalesced instead is
-        // `cancelled` on the next clock: it counts as free again and takes
-        // no requests.
+        // The coalescing compare is registered: a request is compared with
+        // every slot in the clock it is first offered (`eq_q`) and taken
+        // from its second clock on (`armed`), so the handshake, `req_id`
+        // and the allocation start at flip-flops, not at a 44-bit compare
+        // of the caller's payload. The compare stays true: a slot's MR and
+        // off only load while it is Free, and a slot that turns live
+        // between the two clocks was allocated by a handshake, which
+        // disarms the request.
         for i in 0..SLOTS {
-            self.cancelled[i].next = self.cancel[i].q.val();
-            self.slot_free[i].next =
-                (self.state[i].q.val() == SlotState::Free) | self.cancelled[i].val();
+            self.slot_free[i].next = self.state[i].q.val() == SlotState::Free;
         }
         // A live walk's off is in reach, below 2^48: compare bits 47:12
         // per slot and check 63:48 once. A request equal to a live walk
@@ -737,6 +743,11 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
         // request was out of reach (Alloc, on its way to FATAL) takes no
         // joiners.
         self.req_off_high_zero.next = !self.req_off.val().get_bits::<16>(48).any();
+        for i in 0..SLOTS {
+            self.eq_q[i].d.next = self.req_off_high_zero.val()
+                & (self.mr[i].q.val() == self.req_mr.val())
+                & (self.off[i].q.val().get_bits::<36>(12) == self.req_off.val().get_bits::<36>(12));
+        }
         // The live walks of one page are at most one (a walk only starts
         // when none matches, and stale walks are excluded), so the matches
         // are one-hot and need no priority chain: OR them.
@@ -748,13 +759,10 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
             self.slot_match[i].next = ((self.state[i].q.val() == SlotState::Alloc)
                 | (self.state[i].q.val() == SlotState::Issue)
                 | (self.state[i].q.val() == SlotState::Wait))
-                & !self.cancelled[i].val()
                 & !self.unreachable[i].q.val()
                 & !self.orphan[i].q.val()
                 & !self.stale[i].q.val()
-                & self.req_off_high_zero.val()
-                & (self.mr[i].q.val() == self.req_mr.val())
-                & (self.off[i].q.val().get_bits::<36>(12) == self.req_off.val().get_bits::<36>(12));
+                & self.eq_q[i].q.val();
             if self.slot_match[i].val() {
                 self.match_found.next = true;
                 self.match_id.next = self.match_id.val() | i.to_bits();
@@ -764,23 +772,14 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
                 self.free_id.next = i.to_bits();
             }
         }
-        // One-hot: the slot this clock's request was speculatively given,
-        // if the request coalesced instead.
-        self.free_seen.next = false;
-        for i in 0..SLOTS {
-            self.cancel[i].d.next = self.req_valid.val()
-                & self.match_found.val()
-                & self.slot_free[i].val()
-                & !self.free_seen.val()
-                & !self.rst.val();
-            self.free_seen.next = self.free_seen.val() | self.slot_free[i].val();
-        }
-        self.req_ready.next = (self.match_found.val() | self.free_found.val()) & !self.rst.val();
+        self.req_ready.next =
+            self.armed.q.val() & (self.match_found.val() | self.free_found.val()) & !self.rst.val();
         self.req_coalesced.next = self.match_found.val();
         self.req_id.next = self.free_id.val();
         if self.match_found.val() {
             self.req_id.next = self.match_id.val();
         }
+        self.armed.d.next = self.req_valid.val() & !self.req_ready.val() & !self.rst.val();
 
         // ---- R channel: always ready; a beat belongs to the slot its ID
         // names. The beat's slot fields are picked by one-hot OR muxes.
@@ -835,9 +834,7 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
         // withdrawing it).
         for i in 0..SLOTS {
             self.ar_cand[i].next = (self.state[i].q.val() == SlotState::Issue)
-                | ((self.state[i].q.val() == SlotState::Alloc)
-                    & !self.cancelled[i].val()
-                    & !self.unreachable[i].q.val());
+                | ((self.state[i].q.val() == SlotState::Alloc) & !self.unreachable[i].q.val());
         }
         // Round robin as one-hot grants: `ar_mask` marks the slots after
         // the last grant; the first candidate there wins, else the first
@@ -1027,28 +1024,28 @@ impl<const SLOTS: usize> Logic for Walker<SLOTS> {
                     self.level[i].d.next = self.req_levels_m1.val();
                     self.frame[i].d.next = self.req_root.val();
                     self.unreachable[i].d.next = self.req_out_of_reach.val();
-                    // Speculative: `cancel` undoes it if the request coalesced.
-                    if self.req_valid.val() & (self.free_id.val().index() == i) {
+                    if self.req_valid.val()
+                        & self.req_ready.val()
+                        & !self.match_found.val()
+                        & (self.free_id.val().index() == i)
+                    {
                         self.state[i].d.next = SlotState::Alloc;
                     }
                 }
                 match self.state[i].q.val() {
                     SlotState::Free => {}
                     SlotState::Alloc => {
-                        // The request did not coalesce: start walking, or
-                        // complete FATAL for an off
+                        // Start walking, or complete FATAL for an off
                         // beyond reach.
-                        if !self.cancelled[i].val() {
-                            self.state[i].d.next = SlotState::Issue;
-                            if self.unreachable[i].q.val() {
-                                self.state[i].d.next = SlotState::Done;
-                                self.status[i].d.next = 2.into(); // = STATUS_FATAL
-                                self.level[i].d.next = 0.into();
-                                self.frame[i].d.next = 0.into();
-                            }
-                            if self.ar_take.val() & self.ar_gnt[i].val() {
-                                self.state[i].d.next = SlotState::Wait;
-                            }
+                        self.state[i].d.next = SlotState::Issue;
+                        if self.unreachable[i].q.val() {
+                            self.state[i].d.next = SlotState::Done;
+                            self.status[i].d.next = 2.into(); // = STATUS_FATAL
+                            self.level[i].d.next = 0.into();
+                            self.frame[i].d.next = 0.into();
+                        }
+                        if self.ar_take.val() & self.ar_gnt[i].val() {
+                            self.state[i].d.next = SlotState::Wait;
                         }
                     }
                     SlotState::Issue => {

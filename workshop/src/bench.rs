@@ -31,7 +31,7 @@
 //! | `hit_requests_per_clock`, `top_hit_requests_per_clock` | 10,000 requests to 64 TLB-resident pages, response always ready: requests / clocks from first accept to last response |
 //! | `hit_latency_clocks`, `top_hit_latency_clocks` | one request to a resident page on an idle core: clocks from the accepting edge to `m_xrsp_valid` |
 //! | `hit_under_miss_requests_per_clock`, `top_hit_under_miss_requests_per_clock` | 10,000 requests: hot QPs hit resident pages while cold QPs (other QPs) stream 512-byte accesses through pages not in the TLB; `*_miss_fraction` is the measured share of requests that missed: requests parked (translator's `mon_parked`), `TLB_MISSES` counter delta (whole core, read through the driver) |
-//! | `walk_overhead_clocks` | walker alone, one walk per `levels` 1..4: walk latency minus `levels` x 200, worst level |
+//! | `walk_overhead_clocks` | walker alone, one walk per `levels` 1..4: walk latency (first clock the request is offered to the first clock of `done_valid`) minus `levels` x 200, worst level |
 //! | `walks_in_flight_max`, `top_walks_in_flight_max` | most page-table reads outstanding at once in the random-miss run with 8 walkers |
 //! | `miss_throughput_ratio_8_vs_1_walker` | translator only: 128 requests, each to its own random page and QP: clocks with 1 walker / clocks with 8 walkers (`miss_clocks_1_walker`, `miss_clocks_8_walkers`; `top_miss_clocks_8_walkers` on the whole core) |
 //! | `mr_register_clocks` | whole core: clocks of one `Driver::register_mr` on an idle core (argument writes, doorbell, `CMD_STATUS` polls until the result), one clock per AXI4-Lite beat |
@@ -952,7 +952,8 @@ pub fn top_random_misses(params: &odp_mmu::Params) -> (u64, usize) {
 }
 
 /// Walk latency minus levels x memory latency, per `levels`, on the walker
-/// alone.
+/// alone, from the first clock the request is offered (the walker takes it
+/// in its second) to the first clock of `done_valid`.
 fn walk_overhead() -> [u64; 4] {
     let mut out = [0; 4];
     for levels in 1..=4u8 {
@@ -965,13 +966,15 @@ fn walk_overhead() -> [u64; 4] {
         w.rst.next = true;
         let mut clock = 0u64;
         let mut start = None;
+        // The request is offered from this clock until it is taken.
+        const OFFER: u64 = 4;
         loop {
             let s = mem.outputs();
             crate::models::host_memory::drive_read_slave(&mut w.m_axi, &s);
             if clock == 2 {
                 w.rst.next = false;
             }
-            w.req_valid.next = clock >= 4 && start.is_none();
+            w.req_valid.next = clock >= OFFER && start.is_none();
             w.req_mr.next = 0.into();
             w.req_off.next = 0x5000.into();
             w.req_root.next = t.root.into();
@@ -982,7 +985,8 @@ fn walk_overhead() -> [u64; 4] {
                 start = Some(clock);
             }
             if w.done_valid.val() {
-                let walk = clock - start.expect("completion before request");
+                start.expect("completion before request");
+                let walk = clock - OFFER;
                 out[levels as usize - 1] = walk.saturating_sub(levels as u64 * MEMORY_LATENCY);
                 break;
             }

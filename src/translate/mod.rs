@@ -386,6 +386,12 @@ pub struct Translator<
     m4: DFF<MrCheck>,
     m5: DFF<MrCheck>,
     b_pend: DFF<Bit>,
+    // A copy of `b_pend` for the MR key's select alone: `b_pend` selects
+    // some three hundred bits of c0, and the MR table's LUT RAMs are
+    // addressed behind this one select. It loads only in clocks that may
+    // issue (`issue_ok`, which every c0_valid implies), so it holds the
+    // same value and stays a separate flip-flop.
+    b_pend_k: DFF<Bit>,
     // First page (A) of a crossing request, held until its B result.
     ha_status: DFF<Bits<3>>,
     ha_off: DFF<Bits<64>>,
@@ -885,6 +891,7 @@ impl<
             m4: Default::default(),
             m5: Default::default(),
             b_pend: Default::default(),
+            b_pend_k: Default::default(),
             ha_status: Default::default(),
             ha_off: Default::default(),
             ha_hit: Default::default(),
@@ -1136,6 +1143,7 @@ impl<
             m4,
             m5,
             b_pend,
+            b_pend_k,
             ha_status,
             ha_off,
             ha_hit,
@@ -1412,7 +1420,7 @@ impl<
             self.c0_key.next = (self.rp_q.data_out.val().key & self.key_keep.val())
                 | (bit_cast::<32, MR_BITS>(self.rp_hk.q.val()) << 8);
         }
-        if self.b_pend.q.val() {
+        if self.b_pend_k.q.val() {
             self.c0_key.next = self.s1_key.val();
         }
         // Whether the lookup crosses a 4 KiB page: a new request's from the
@@ -1431,6 +1439,12 @@ impl<
         self.b_pend.d.next = self.b_pend.q.val() & (!self.c0_valid.val());
         if self.c0_valid.val() & (!self.c0_half.val()) & self.c0_cross.val() {
             self.b_pend.d.next = true;
+        }
+        if self.issue_ok.val() {
+            self.b_pend_k.d.next = self.b_pend_k.q.val() & (!self.c0_valid.val());
+            if self.c0_valid.val() & (!self.c0_half.val()) & self.c0_cross.val() {
+                self.b_pend_k.d.next = true;
+            }
         }
 
         self.mr.lk_valid.next = self.c0_valid.val();
@@ -2430,6 +2444,7 @@ impl<
             self.s4_valid.d.next = false;
             self.s5_valid.d.next = false;
             self.b_pend.d.next = false;
+            self.b_pend_k.d.next = false;
             self.rp0_valid.d.next = false;
             self.rp1_valid.d.next = false;
             self.prev_alloc.d.next = false;

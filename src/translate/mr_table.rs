@@ -53,8 +53,7 @@ pub type DefaultMrTable = MrTable<8>;
 ///   power-up) `ready` is low while the table writes one entry per clock to
 ///   all-zero (state INVALID), `2^IDX_BITS` clocks, then high until the next
 ///   `rst`. While `ready` is low, writes and lookups are ignored: no entry
-///   changes and no result comes out. A write in the clock of `rst` itself
-///   is cleared by the sweep with every other entry.
+///   changes and no result comes out.
 /// - `wr_*`: full entry write, one per clock, no backpressure.
 /// - `st_*`: state-only write (suspend, resume, invalidate). When `wr_valid`
 ///   and `st_valid` are both high, both writes happen; on the same index the
@@ -407,11 +406,7 @@ impl<const IDX_BITS: usize> Logic for MrTable<IDX_BITS> {
         // ---- Full-write port (shared with the sweep). The MR end is summed
         // here, once per write, so the lookup compares against a stored
         // value instead of adding base and length in its own path.
-        // Neither write port looks at `rst`: a write in the clock of `rst`
-        // lands and the sweep that follows clears it with every other
-        // entry, so the reset stays off the write enables of the LUT RAMs
-        // (a few hundred cells).
-        self.w_en.next = self.wr.valid.val();
+        self.w_en.next = self.wr.valid.val() & !self.rst.val();
         self.w_idx.next = self.wr.index.val();
         self.w_state.next = self.wr.state.val();
         self.w_sum.next =
@@ -454,7 +449,7 @@ impl<const IDX_BITS: usize> Logic for MrTable<IDX_BITS> {
         self.state.w_en.next = self.w_en.val();
         self.state.w_address.next = self.w_idx.val();
         self.state.w_data.next = self.w_state.val();
-        self.state.s_en.next = self.st.valid.val() & self.ready_r.q.val();
+        self.state.s_en.next = self.st.valid.val() & self.ready_r.q.val() & !self.rst.val();
         self.state.s_address.next = self.st.index.val();
         self.state.s_data.next = self.st.state.val();
 

@@ -422,6 +422,16 @@ pub struct Translator<
     c5_bs5: DFF<Bit>,
     c5_fz: DFF<Bit>,
     c5_fz_slot: DFF<Bits<SLOT_BITS>>,
+    // The QPN compares of `c3_fz` and `c5_fz`, made a clock ahead from the
+    // stage registers (the pipeline advances every clock, so the request
+    // at c5 now is the commit's next clock, the one at c2 is then at c3,
+    // the one at c3 then at c4): the commit's QPN never reaches the 64
+    // match bits of c3 through a 24-bit compare.
+    fz_eq3: DFF<Bit>,
+    fz_eq4: DFF<Bit>,
+    // Likewise for `c5_fwd_alloc`: the QPN of the request at c5 against the
+    // one at c4, compared when they were at c4 and c3.
+    fwd_eq: DFF<Bit>,
     c5_tail: DFF<Bits<SLOT_BITS>>,
     c5_fwd_alloc: DFF<Bit>,
     c5_fwd_slot: DFF<Bits<SLOT_BITS>>,
@@ -464,6 +474,13 @@ pub struct Translator<
     c6_park: DFF<Bit>,
     c6_alloc: DFF<Bit>,
     c6_free: DFF<Bit>,
+    // Copies of c6_free for the QPN match folds of c3 (`_a`) and c4 (`_b`),
+    // 64 bits each: each loads under an enable of its own (equivalent: the
+    // decision frees nothing without a valid request at c5), so synthesis
+    // keeps three flip-flops and no one of them fans out to every slot
+    // twice over.
+    c6_free_a: DFF<Bit>,
+    c6_free_b: DFF<Bit>,
     c6_need_walk: DFF<Bit>,
     c6_walk_b: DFF<Bit>,
     c6_slot: DFF<Bits<SLOT_BITS>>,
@@ -494,9 +511,9 @@ pub struct Translator<
     // The responder's timer override at the decision (for `nf`).
     c6_tv: DFF<Bit>,
     c6_tc: DFF<Bits<5>>,
-    // Slots taken, for the free-slot search: set by the decision at c5 (the
-    // clock it allocates, as the search needs), cleared by the commit of a
-    // free at c6.
+    // Slots taken, for the free-slot search: set and cleared by the commit
+    // (c6) of a park or a free; the search ORs in the park held in c6_*,
+    // so it sees every park from the clock after its decision.
     alloc_vec: DFF<Bits<SLOTS>>,
     // Replay candidates of the previous clock (less the slot it took).
     rp_vec: DFF<Bits<SLOTS>>,
@@ -652,6 +669,11 @@ pub struct Translator<
     pe_rp: LowestSet<SLOTS, SLOT_BITS>,
     pe_lo: LowestSet<SLOTS, SLOT_BITS>,
     pe_hi: LowestSet<SLOTS, SLOT_BITS>,
+    // The same searches with the commit's slot taken (`pe_vc`): the commit's
+    // park selects between the two results, after the trees.
+    pe_lo_c: LowestSet<SLOTS, SLOT_BITS>,
+    pe_hi_c: LowestSet<SLOTS, SLOT_BITS>,
+    pe_vc: Signal<Local, Bits<SLOTS>>,
     pe_wi: LowestSet<SLOTS, SLOT_BITS>,
     dr_take: Signal<Local, Bit>,
     // c2 decision.
@@ -680,6 +702,7 @@ pub struct Translator<
     c4_mv: Signal<Local, Bits<SLOTS>>,
     c4_tv: Signal<Local, Bits<SLOTS>>,
     s3_rq: Signal<Local, XReq>,
+    s5_rq: Signal<Local, XReq>,
     c3_fz: Signal<Local, Bit>,
     c3_mq: Signal<Local, Bits<SLOTS>>,
     rv_next: Signal<Local, Bits<SLOTS>>,
@@ -907,6 +930,9 @@ impl<
             c5_bs5: Default::default(),
             c5_fz: Default::default(),
             c5_fz_slot: Default::default(),
+            fz_eq3: Default::default(),
+            fz_eq4: Default::default(),
+            fwd_eq: Default::default(),
             c5_tail: Default::default(),
             c5_fwd_alloc: Default::default(),
             c5_fwd_slot: Default::default(),
@@ -921,6 +947,8 @@ impl<
             c6_park: Default::default(),
             c6_alloc: Default::default(),
             c6_free: Default::default(),
+            c6_free_a: Default::default(),
+            c6_free_b: Default::default(),
             c6_need_walk: Default::default(),
             c6_walk_b: Default::default(),
             c6_slot: Default::default(),
@@ -1034,6 +1062,9 @@ impl<
             pe_rp: Default::default(),
             pe_lo: Default::default(),
             pe_hi: Default::default(),
+            pe_lo_c: Default::default(),
+            pe_hi_c: Default::default(),
+            pe_vc: Default::default(),
             pe_wi: Default::default(),
             dr_take: Default::default(),
             d_last: Default::default(),
@@ -1061,6 +1092,7 @@ impl<
             c4_mv: Default::default(),
             c4_tv: Default::default(),
             s3_rq: Default::default(),
+            s5_rq: Default::default(),
             c3_fz: Default::default(),
             c3_mq: Default::default(),
             rv_next: Default::default(),
@@ -1159,6 +1191,9 @@ impl<
             c5_bs5,
             c5_fz,
             c5_fz_slot,
+            fz_eq3,
+            fz_eq4,
+            fwd_eq,
             c5_tail,
             c5_fwd_alloc,
             c5_fwd_slot,
@@ -1181,6 +1216,8 @@ impl<
             c6_park,
             c6_alloc,
             c6_free,
+            c6_free_a,
+            c6_free_b,
             c6_need_walk,
             c6_walk_b,
             c6_slot,
@@ -1640,14 +1677,18 @@ impl<
         // The QPN compare against every slot is made at c3 (`c4_mq`), with
         // the commit of that clock folded in; c4 folds in its own.
         self.s3_rq.next = self.s3.q.val().req;
-        self.c3_fz.next = self.c6_alloc.q.val() & (self.c6_qpn.q.val() == self.s3_rq.val().qpn);
+        self.s5_rq.next = self.s5.q.val().req;
+        self.fz_eq3.d.next = self.s5_rq.val().qpn == self.s2_rq.val().qpn;
+        self.fz_eq4.d.next = self.s5_rq.val().qpn == self.s3_rq.val().qpn;
+        self.fwd_eq.d.next = self.s4_rq.val().qpn == self.s3_rq.val().qpn;
+        self.c3_fz.next = self.c6_alloc.q.val() & self.fz_eq3.q.val();
         self.c3_mq.next = 0.into();
         for i in 0..SLOTS {
             self.c3_mq.next = self.c3_mq.val().replace_bit(
                 i,
                 (self.sl_valid[i].q.val()
                     & (self.sl_qpn[i].q.val() == self.s3_rq.val().qpn)
-                    & (!(self.c6_free.q.val() & self.c6_oh.q.val().get_bit(i))))
+                    & (!(self.c6_free_a.q.val() & self.c6_oh.q.val().get_bit(i))))
                     | (self.c3_fz.val() & self.c6_oh.q.val().get_bit(i)),
             );
         }
@@ -1658,7 +1699,7 @@ impl<
         self.s5_oh.next = 0.into();
         for i in 0..SLOTS {
             self.c4_match.next = self.c4_mq.q.val().get_bit(i)
-                & (!(self.c6_free.q.val() & self.c6_oh.q.val().get_bit(i)));
+                & (!(self.c6_free_b.q.val() & self.c6_oh.q.val().get_bit(i)));
             self.c4_mv.next = self.c4_mv.val().replace_bit(i, self.c4_match.val());
             self.c4_tv.next = self
                 .c4_tv
@@ -1680,7 +1721,7 @@ impl<
         self.c5_tail.d.next = self.c4_tail.val();
         self.c5_bex.d.next = (self.c4_mv.val() & (!self.s5_oh.val())).any();
         self.c5_bs5.d.next = (self.c4_mv.val() & self.s5_oh.val()).any();
-        self.c5_fz.d.next = self.c6_alloc.q.val() & (self.c6_qpn.q.val() == self.s4_rq.val().qpn);
+        self.c5_fz.d.next = self.c6_alloc.q.val() & self.fz_eq4.q.val();
         self.c5_fz_slot.d.next = self.c6_slot.q.val();
         self.c5_fv.d.next = false;
         self.c5_nak.d.next = false;
@@ -1976,14 +2017,23 @@ impl<
                 .val()
                 .replace_bit(i, !self.alloc_vec.q.val().get_bit(i));
         }
+        self.pe_vc.next = self.pe_vec.val() & !self.c6_oh.q.val();
         self.pe_rp.high.next = false;
         self.pe_lo.high.next = false;
         self.pe_hi.high.next = true;
         self.pe_wi.high.next = false;
+        self.pe_lo_c.high.next = false;
+        self.pe_hi_c.high.next = true;
         self.pe_lo.vec.next = self.pe_vec.val();
-        self.fl_lo.d.next = self.pe_lo.idx.val();
         self.pe_hi.vec.next = self.pe_vec.val();
+        self.pe_lo_c.vec.next = self.pe_vc.val();
+        self.pe_hi_c.vec.next = self.pe_vc.val();
+        self.fl_lo.d.next = self.pe_lo.idx.val();
         self.fl_hi.d.next = self.pe_hi.idx.val();
+        if self.c6_alloc.q.val() {
+            self.fl_lo.d.next = self.pe_lo_c.idx.val();
+            self.fl_hi.d.next = self.pe_hi_c.idx.val();
+        }
         self.free_sel.next = self.fl_lo.q.val();
         if self.prev_alloc.q.val() & (self.fl_lo.q.val() == self.c5_fwd_slot.q.val()) {
             self.free_sel.next = self.fl_hi.q.val();
@@ -1996,13 +2046,16 @@ impl<
         self.d_free.next = self.d_respond.val() & self.s5.q.val().replay;
         self.prev_alloc.d.next = self.d_alloc.val();
         // What this decision changes for the request now at c4.
-        self.c5_fwd_alloc.d.next =
-            self.d_alloc.val() & (self.d_req.val().qpn == self.s4_rq.val().qpn);
+        self.c5_fwd_alloc.d.next = self.d_alloc.val() & self.fwd_eq.q.val();
         self.c5_fwd_slot.d.next = self.free_sel.val();
-        // Slots taken: this decision's park at once, the commit's free.
+        // Slots taken: the commit's park and the commit's free, both from
+        // the c6 registers (the search above ORs the commit's park in, so
+        // it sees the park of the previous clock's decision all the same).
+        // The decision itself reaches only a few commit flip-flops, never
+        // the 64 enables of this vector.
         self.av_next.next = self.alloc_vec.q.val();
         for i in 0..SLOTS {
-            if self.d_alloc.val() & (self.free_sel.val().index() == i) {
+            if self.c6_alloc.q.val() & self.c6_oh.q.val().get_bit(i) {
                 self.av_next.next = self.av_next.val().replace_bit(i, true);
             }
             if self.c6_free.q.val() & self.c6_oh.q.val().get_bit(i) {
@@ -2015,6 +2068,12 @@ impl<
         self.c6_park.d.next = self.d_park.val();
         self.c6_alloc.d.next = self.d_alloc.val();
         self.c6_free.d.next = self.d_free.val();
+        if self.s5_valid.q.val() | self.c6_free_a.q.val() {
+            self.c6_free_a.d.next = self.d_free.val();
+        }
+        if self.d_last.val() | self.c6_free_b.q.val() {
+            self.c6_free_b.d.next = self.d_free.val();
+        }
         self.c6_need_walk.d.next = self.d_need_walk.val();
         self.c6_walk_b.d.next = self.d_walk_b.val();
         self.c6_slot.d.next = self.d_slot.val();
@@ -2451,6 +2510,8 @@ impl<
             self.c6_park.d.next = false;
             self.c6_alloc.d.next = false;
             self.c6_free.d.next = false;
+            self.c6_free_a.d.next = false;
+            self.c6_free_b.d.next = false;
             self.c6_report.d.next = false;
             self.c6_keep.d.next = false;
             self.alloc_vec.d.next = 0.into();

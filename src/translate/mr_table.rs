@@ -447,9 +447,14 @@ impl<const IDX_BITS: usize> Logic for MrTable<IDX_BITS> {
         // ---- State: the full write (and the sweep) on one port, the
         // state-only write on the other.
         self.state.w_en.next = self.w_en.val();
+        self.state.w_mask.next = self.wr.valid.val() | self.sweeping.val();
         self.state.w_address.next = self.w_idx.val();
         self.state.w_data.next = self.w_state.val();
-        self.state.s_en.next = self.st.valid.val() & self.ready_r.q.val() & !self.rst.val();
+        // Not gated by rst: a state write in the clock of a reset is
+        // overwritten by the sweep that follows it (ready_r is low from the
+        // next clock), and the reset, which reaches every control register,
+        // stays off the write enables of the state RAM's copies.
+        self.state.s_en.next = self.st.valid.val() & self.ready_r.q.val();
         self.state.s_address.next = self.st.index.val();
         self.state.s_data.next = self.st.state.val();
 
@@ -592,6 +597,10 @@ struct StateRam<const N: usize> {
     w_en: Signal<In, Bit>,
     w_address: Signal<In, Bits<N>>,
     w_data: Signal<In, Bits<2>>,
+    /// A full write is offered on `w_address` (its valid or the sweep,
+    /// without rst): a state write to the same entry is dropped. Equal to
+    /// `w_en` outside a reset, after which the sweep rewrites every entry.
+    w_mask: Signal<In, Bit>,
     s_en: Signal<In, Bit>,
     s_address: Signal<In, Bits<N>>,
     s_data: Signal<In, Bits<2>>,
@@ -607,6 +616,7 @@ impl<const N: usize> Default for StateRam<N> {
             w_en: Default::default(),
             w_address: Default::default(),
             w_data: Default::default(),
+            w_mask: Default::default(),
             s_en: Default::default(),
             s_address: Default::default(),
             s_data: Default::default(),
@@ -618,7 +628,9 @@ impl<const N: usize> Default for StateRam<N> {
 impl<const N: usize> Logic for StateRam<N> {
     fn update(&mut self) {
         if self.clock.pos_edge() {
-            if self.s_en.val() {
+            if self.s_en.val()
+                && !(self.w_mask.val() && self.s_address.val() == self.w_address.val())
+            {
                 self._mem[self.s_address.val().index()] = self.s_data.val();
             }
             // Applied last: the full write wins on the same entry.
@@ -641,7 +653,7 @@ reg [1:0] f[0:{last}];
 (* ram_style = \"distributed\" *)
 reg [1:0] s[0:{last}];
 wire s_do;
-assign s_do = s_en & ~(w_en & (s_address == w_address));
+assign s_do = s_en & ~(w_mask & (s_address == w_address));
 
 always @(posedge clock) begin
    if (w_en) begin

@@ -512,8 +512,9 @@ pub struct Translator<
     c6_tv: DFF<Bit>,
     c6_tc: DFF<Bits<5>>,
     // Slots taken, for the free-slot search: set and cleared by the commit
-    // (c6) of a park or a free; the search ORs in the park held in c6_*,
-    // so it sees every park from the clock after its decision.
+    // (c6) of a park or a free; the search also runs with the commit's
+    // slot taken (`pe_lo_c`, `pe_hi_c`), so it sees every park from the
+    // clock after its decision.
     alloc_vec: DFF<Bits<SLOTS>>,
     // Replay candidates of the previous clock (less the slot it took).
     rp_vec: DFF<Bits<SLOTS>>,
@@ -2049,8 +2050,9 @@ impl<
         self.c5_fwd_alloc.d.next = self.d_alloc.val() & self.fwd_eq.q.val();
         self.c5_fwd_slot.d.next = self.free_sel.val();
         // Slots taken: the commit's park and the commit's free, both from
-        // the c6 registers (the search above ORs the commit's park in, so
-        // it sees the park of the previous clock's decision all the same).
+        // the c6 registers (the search above takes the commit's park from
+        // its second pair of trees, so it sees the park of the previous
+        // clock's decision all the same).
         // The decision itself reaches only a few commit flip-flops, never
         // the 64 enables of this vector.
         self.av_next.next = self.alloc_vec.q.val();

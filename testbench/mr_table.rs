@@ -45,6 +45,9 @@ struct Stim {
     lk: MrReq,
     /// `lk_any`: an internal lookup (PREFETCH), no tag or PD check.
     lk_any: bool,
+    /// The index copies (`lk_ix_*`) while `lk_valid` is low, when the
+    /// block must ignore them; with `lk_valid` they carry the key's index.
+    ix_idle: [u64; 5],
 }
 
 /// Every output, sampled before the rising edge.
@@ -64,12 +67,16 @@ struct Outs {
 
 odp_mmu_workshop::port_map!(MrTablePorts<const B: usize> for MrTable<B> {
     clock: clock,
-    inputs: [rst, lk_valid, lk_key, lk_pd, lk_va, lk_len, lk_op, lk_any],
+    inputs: [rst, lk_valid, lk_key, lk_ix_b0, lk_ix_b1, lk_ix_c, lk_ix_e0, lk_ix_e1, lk_pd, lk_va, lk_len, lk_op, lk_any],
     outputs: [ready, res_valid, res_status, res_mr, res_off, res_off_q0, res_off_q1, res_off_q2, res_off_q3, res_root, res_levels_m1, res_cross, res_end],
     bundles: [wr, st],
 });
 
-fn drive(d: &mut dyn Dut, s: &Stim) {
+/// The names of the key index's copies, one per LUT RAM.
+const IX_PORTS: [&str; 5] = ["lk_ix_b0", "lk_ix_b1", "lk_ix_c", "lk_ix_e0", "lk_ix_e1"];
+
+/// Drives one clock's inputs into a table of `entries` MRs.
+fn drive(d: &mut dyn Dut, s: &Stim, entries: u64) {
     d.set("rst", s.rst as u128);
     d.set("wr_valid", s.wr_valid as u128);
     d.set("wr_index", s.wr_index as u128);
@@ -86,6 +93,14 @@ fn drive(d: &mut dyn Dut, s: &Stim) {
     d.set("st_state", s.st_state as u128);
     d.set("lk_valid", s.lk_valid as u128);
     d.set("lk_key", s.lk.key as u128);
+    for (port, idle) in IX_PORTS.iter().zip(s.ix_idle) {
+        let ix = if s.lk_valid {
+            s.lk.key as u64 >> 8
+        } else {
+            idle
+        };
+        d.set(port, (ix & (entries - 1)) as u128);
+    }
     d.set("lk_pd", s.lk.pd as u128);
     d.set("lk_va", s.lk.va as u128);
     d.set("lk_len", s.lk.len as u128);
@@ -114,8 +129,8 @@ fn read(d: &mut dyn Dut) -> Outs {
 }
 
 /// One clock of stimulus in, the outputs of that clock out.
-fn clock(d: &mut dyn Dut, s: &Stim) -> Outs {
-    drive(d, s);
+fn clock(d: &mut dyn Dut, s: &Stim, entries: u64) -> Outs {
+    drive(d, s, entries);
     d.settle();
     let o = read(d);
     d.tick();
@@ -357,7 +372,7 @@ impl Tb {
     }
 
     fn step(&mut self, s: Stim) -> Outs {
-        let o = clock(&mut *self.dut, &s);
+        let o = clock(&mut *self.dut, &s, self.entries);
         let idx_bits = self.entries.trailing_zeros();
         self.monitor.step(self.clock, idx_bits, &s, &o);
         self.reference.step(self.clock, &s, &o);
@@ -1266,6 +1281,7 @@ impl Stimulus {
                 va: self.rng.gen(),
                 ..MrReq::default()
             },
+            ix_idle: self.rng.gen(),
             ..Stim::default()
         };
         s.rst = self.reset_every > 0 && self.rng.gen_ratio(1, self.reset_every);

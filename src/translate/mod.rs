@@ -392,6 +392,16 @@ pub struct Translator<
     // issue (`issue_ok`, which every c0_valid implies), so it holds the
     // same value and stays a separate flip-flop.
     b_pend_k: DFF<Bit>,
+    // Five more copies of `b_pend` and of `rp_hv_k` (below), one pair per
+    // copy of the MR index (`c0_ix`, one per LUT RAM of the MR table, see
+    // `MrTable::lk_ix_b0`). Copy `j` loads in the clocks its original
+    // loads in and also while stage `s(j+1)` is valid: clocks in which its
+    // value cannot change, so every copy holds the original's value and
+    // synthesis keeps each as a flip-flop of its own.
+    b_pend_kx: [DFF<Bit>; 5],
+    rp_hv_kx: [DFF<Bit>; 5],
+    c0_ix: [Signal<Local, Bits<MR_BITS>>; 5],
+    ix_en: [Signal<Local, Bit>; 5],
     // First page (A) of a crossing request, held until its B result.
     ha_status: DFF<Bits<3>>,
     ha_off: DFF<Bits<64>>,
@@ -558,6 +568,13 @@ pub struct Translator<
     // it schedules do not wait for the queue's LUT-RAM read either.
     rp_kc: [DFF<Bit>; 4],
     rp_hc: DFF<Bit>,
+    // Likewise each queued request's address and length (`rp_vl`, `va` in
+    // `[63:0]`, `len` in `[76:64]`) and the head's (`rp_hvl`): the MR
+    // table's sums (`va + len`, `va[11:0] + len`) start at flip-flops.
+    rp_vl: [DFF<Bits<77>>; 4],
+    rp_hvl: DFF<Bits<77>>,
+    rp_din_vl: Signal<Local, Bits<77>>,
+    rp_vl1: Signal<Local, Bits<77>>,
     rp_din_c: Signal<Local, Bit>,
     rp_c1: Signal<Local, Bit>,
     rp_din_key: Signal<Local, Bits<32>>,
@@ -916,6 +933,10 @@ impl<
             m5: Default::default(),
             b_pend: Default::default(),
             b_pend_k: Default::default(),
+            b_pend_kx: std::array::from_fn(|_| Default::default()),
+            rp_hv_kx: std::array::from_fn(|_| Default::default()),
+            c0_ix: std::array::from_fn(|_| Default::default()),
+            ix_en: std::array::from_fn(|_| Default::default()),
             ha_status: Default::default(),
             ha_off: Default::default(),
             ha_hit: Default::default(),
@@ -984,6 +1005,10 @@ impl<
             rp_hk: Default::default(),
             rp_kc: std::array::from_fn(|_| Default::default()),
             rp_hc: Default::default(),
+            rp_vl: std::array::from_fn(|_| Default::default()),
+            rp_hvl: Default::default(),
+            rp_din_vl: Default::default(),
+            rp_vl1: Default::default(),
             rp_din_c: Default::default(),
             rp_c1: Default::default(),
             rp_din_key: Default::default(),
@@ -1251,6 +1276,7 @@ impl<
             rp_hv_v,
             rp_hk,
             rp_hc,
+            rp_hvl,
             fl_lo,
             fl_hi,
             prev_alloc,
@@ -1324,11 +1350,19 @@ impl<
             self.walk_slot[i].clock.next = self.clock.val();
             self.walk_slot[i].d.next = self.walk_slot[i].q.val();
         }
+        for j in 0..5 {
+            self.b_pend_kx[j].clock.next = self.clock.val();
+            self.b_pend_kx[j].d.next = self.b_pend_kx[j].q.val();
+            self.rp_hv_kx[j].clock.next = self.clock.val();
+            self.rp_hv_kx[j].d.next = self.rp_hv_kx[j].q.val();
+        }
         for i in 0..4 {
             self.rp_ki[i].clock.next = self.clock.val();
             self.rp_ki[i].d.next = self.rp_ki[i].q.val();
             self.rp_kc[i].clock.next = self.clock.val();
             self.rp_kc[i].d.next = self.rp_kc[i].q.val();
+            self.rp_vl[i].clock.next = self.clock.val();
+            self.rp_vl[i].d.next = self.rp_vl[i].q.val();
         }
         clock!(self, clock, mr, tlb, walker, out_fifo, flt_fifo, rp_q, rp_qs);
         self.payload.read_clock.next = self.clock.val();
@@ -1439,9 +1473,10 @@ impl<
             self.c0_replay.next = true;
             self.c0_slot.next = self.rp_qs.data_out.val();
             self.c0_req.next = self.rp_q.data_out.val();
+            self.c0_req.next.len = self.rp_hvl.q.val().get_bits::<13>(64);
         }
         if self.rp_hv_v.q.val() {
-            self.c0_va.next = self.rp_q.data_out.val().va;
+            self.c0_va.next = self.rp_hvl.q.val().get_bits::<64>(0);
         }
         if self.b_pend.q.val() {
             self.c0_valid.next = self.issue_ok.val();
@@ -1460,6 +1495,22 @@ impl<
         }
         if self.b_pend_k.q.val() {
             self.c0_key.next = self.s1_key.val();
+        }
+        // The MR index again, once per LUT RAM of the MR table, each behind
+        // selects of its own.
+        self.ix_en[0].next = self.s1_valid.q.val();
+        self.ix_en[1].next = self.s2_valid.q.val();
+        self.ix_en[2].next = self.s3_valid.q.val();
+        self.ix_en[3].next = self.s4_valid.q.val();
+        self.ix_en[4].next = self.s5_valid.q.val();
+        for j in 0..5 {
+            self.c0_ix[j].next = self.s_xreq.key.val().get_bits::<MR_BITS>(8);
+            if self.rp_hv_kx[j].q.val() {
+                self.c0_ix[j].next = self.rp_hk.q.val();
+            }
+            if self.b_pend_kx[j].q.val() {
+                self.c0_ix[j].next = self.s1_key.val().get_bits::<MR_BITS>(8);
+            }
         }
         // Whether the lookup crosses a 4 KiB page: a new request's from the
         // port, a replay's kept beside the queue (`rp_hc`), and a B half's
@@ -1484,9 +1535,22 @@ impl<
                 self.b_pend_k.d.next = true;
             }
         }
+        for j in 0..5 {
+            if self.issue_ok.val() | self.ix_en[j].val() {
+                self.b_pend_kx[j].d.next = self.b_pend_kx[j].q.val() & (!self.c0_valid.val());
+                if self.c0_valid.val() & (!self.c0_half.val()) & self.c0_cross.val() {
+                    self.b_pend_kx[j].d.next = true;
+                }
+            }
+        }
 
         self.mr.lk_valid.next = self.c0_valid.val();
         self.mr.lk_key.next = self.c0_key.val();
+        self.mr.lk_ix_b0.next = self.c0_ix[0].val();
+        self.mr.lk_ix_b1.next = self.c0_ix[1].val();
+        self.mr.lk_ix_c.next = self.c0_ix[2].val();
+        self.mr.lk_ix_e0.next = self.c0_ix[3].val();
+        self.mr.lk_ix_e1.next = self.c0_ix[4].val();
         self.mr.lk_pd.next = self.c0_req.val().pd;
         self.mr.lk_va.next = self.c0_va.val();
         self.mr.lk_len.next = self.c0_req.val().len;
@@ -1612,6 +1676,11 @@ impl<
         if self.rp1_valid.q.val() | self.c0_rp.val() | self.rst.val() {
             self.rp_hv_k.d.next = self.rp_hv_nx.val();
         }
+        for j in 0..5 {
+            if self.rp1_valid.q.val() | self.c0_rp.val() | self.rst.val() | self.ix_en[j].val() {
+                self.rp_hv_kx[j].d.next = self.rp_hv_nx.val();
+            }
+        }
         if self.rp1_valid.q.val() | self.c0_valid.val() | self.rst.val() {
             self.rp_hv_v.d.next = self.rp_hv_nx.val();
         }
@@ -1622,31 +1691,39 @@ impl<
         self.rp_din_k.next = self.rp_din_key.val().get_bits::<MR_BITS>(8);
         self.pay_x.read_address.next = self.rp1_slot.q.val();
         self.rp_din_c.next = self.pay_x.read_data.val();
+        self.rp_din_vl.next = bit_cast::<77, 64>(self.payload.read_data.val().va)
+            | (bit_cast::<77, 13>(self.payload.read_data.val().len) << 64);
         for i in 0..4 {
             if self.rp1_valid.q.val() & (self.rp_q.wr_ptr.val().index() == i) {
                 self.rp_ki[i].d.next = self.rp_din_k.val();
                 self.rp_kc[i].d.next = self.rp_din_c.val();
+                self.rp_vl[i].d.next = self.rp_din_vl.val();
             }
         }
         self.rp_kr1.next = self.rp_q.rd_ptr.val() + 1;
         self.rp_k1.next = self.rp_ki[0].q.val();
         self.rp_c1.next = self.rp_kc[0].q.val();
+        self.rp_vl1.next = self.rp_vl[0].q.val();
         for i in 0..4 {
             if self.rp_kr1.val().index() == i {
                 self.rp_k1.next = self.rp_ki[i].q.val();
                 self.rp_c1.next = self.rp_kc[i].q.val();
+                self.rp_vl1.next = self.rp_vl[i].q.val();
             }
         }
         if self.c0_rp.val() {
             self.rp_hk.d.next = self.rp_din_k.val();
             self.rp_hc.d.next = self.rp_din_c.val();
+            self.rp_hvl.d.next = self.rp_din_vl.val();
             if self.rp_q.count.val() >= 2 {
                 self.rp_hk.d.next = self.rp_k1.val();
                 self.rp_hc.d.next = self.rp_c1.val();
+                self.rp_hvl.d.next = self.rp_vl1.val();
             }
         } else if self.rp_q.count.val() == 0 {
             self.rp_hk.d.next = self.rp_din_k.val();
             self.rp_hc.d.next = self.rp_din_c.val();
+            self.rp_hvl.d.next = self.rp_din_vl.val();
         }
         self.rp_fill.next = self.rp_q.count.val()
             + bit_cast::<3, 1>(self.rp0_valid.q.val().into())
@@ -2506,6 +2583,9 @@ impl<
             self.s5_valid.d.next = false;
             self.b_pend.d.next = false;
             self.b_pend_k.d.next = false;
+            for j in 0..5 {
+                self.b_pend_kx[j].d.next = false;
+            }
             self.rp0_valid.d.next = false;
             self.rp1_valid.d.next = false;
             self.prev_alloc.d.next = false;

@@ -123,6 +123,23 @@ pub struct MrTable<const IDX_BITS: usize> {
     pub lk_valid: Signal<In, Bit>,
     /// Lookup: lkey / rkey (index in `[31:8]`, tag in `[7:0]`).
     pub lk_key: Signal<In, Bits<32>>,
+    /// Lookup: copies of the key's index, `lk_key[8 + IDX_BITS - 1 : 8]`,
+    /// one per LUT RAM: `lk_ix_b0` and `lk_ix_b1` address the two halves of
+    /// `base_va[63:12]`, `lk_ix_c` the check word and the state, `lk_ix_e0`
+    /// and `lk_ix_e1` the two halves of the end. Each must equal the key's
+    /// index whenever `lk_valid` is high; otherwise they are don't-care.
+    /// The caller drives each from logic of its own, so that no single net
+    /// fans out to every LUT-RAM cell of the table (about 650 of them at the
+    /// default 256 MRs).
+    pub lk_ix_b0: Signal<In, Bits<IDX_BITS>>,
+    /// See `lk_ix_b0`.
+    pub lk_ix_b1: Signal<In, Bits<IDX_BITS>>,
+    /// See `lk_ix_b0`.
+    pub lk_ix_c: Signal<In, Bits<IDX_BITS>>,
+    /// See `lk_ix_b0`.
+    pub lk_ix_e0: Signal<In, Bits<IDX_BITS>>,
+    /// See `lk_ix_b0`.
+    pub lk_ix_e1: Signal<In, Bits<IDX_BITS>>,
     /// Lookup: requester's protection domain.
     pub lk_pd: Signal<In, Bits<16>>,
     /// Lookup: first byte accessed.
@@ -172,13 +189,17 @@ pub struct MrTable<const IDX_BITS: usize> {
     pub res_end: Signal<Out, Bits<64>>,
 
     // --- storage ---
-    /// `base_va[63:12]`.
-    base_page: LutRam<Bits<52>, IDX_BITS>,
+    /// `base_va[37:12]`.
+    base_p0: LutRam<Bits<26>, IDX_BITS>,
+    /// `base_va[63:38]`.
+    base_p1: LutRam<Bits<26>, IDX_BITS>,
     /// `[7:0]` tag, `[23:8]` PD, `[26:24]` access, `[38:27]` `base_va[11:0]`,
     /// `[39]` end bit 64.
     chk: LutRam<Bits<40>, IDX_BITS>,
-    /// End bits 63:0.
-    end_lo: LutRam<Bits<64>, IDX_BITS>,
+    /// End bits 31:0.
+    end_p0: LutRam<Bits<32>, IDX_BITS>,
+    /// End bits 63:32.
+    end_p1: LutRam<Bits<32>, IDX_BITS>,
     /// `[51:0]` root, `[53:52]` levels_m1.
     walk: RAM<Bits<54>, IDX_BITS>,
     /// The 2-bit state, with its two write ports.
@@ -262,6 +283,11 @@ impl<const IDX_BITS: usize> MrTable<IDX_BITS> {
             st: Default::default(),
             lk_valid: Default::default(),
             lk_key: Default::default(),
+            lk_ix_b0: Default::default(),
+            lk_ix_b1: Default::default(),
+            lk_ix_c: Default::default(),
+            lk_ix_e0: Default::default(),
+            lk_ix_e1: Default::default(),
             lk_pd: Default::default(),
             lk_va: Default::default(),
             lk_len: Default::default(),
@@ -279,9 +305,11 @@ impl<const IDX_BITS: usize> MrTable<IDX_BITS> {
             res_levels_m1: Default::default(),
             res_cross: Default::default(),
             res_end: Default::default(),
-            base_page: Default::default(),
+            base_p0: Default::default(),
+            base_p1: Default::default(),
             chk: Default::default(),
-            end_lo: Default::default(),
+            end_p0: Default::default(),
+            end_p1: Default::default(),
             walk: Default::default(),
             state: Default::default(),
             ready_r: Default::default(),
@@ -381,9 +409,11 @@ impl<const IDX_BITS: usize> Logic for MrTable<IDX_BITS> {
             cross_s2,
             end_s2
         );
-        self.base_page.clock.next = self.clock.val();
+        self.base_p0.clock.next = self.clock.val();
+        self.base_p1.clock.next = self.clock.val();
         self.chk.clock.next = self.clock.val();
-        self.end_lo.clock.next = self.clock.val();
+        self.end_p0.clock.next = self.clock.val();
+        self.end_p1.clock.next = self.clock.val();
         self.walk.read_clock.next = self.clock.val();
         self.walk.write_clock.next = self.clock.val();
         self.state.clock.next = self.clock.val();
@@ -417,30 +447,38 @@ impl<const IDX_BITS: usize> Logic for MrTable<IDX_BITS> {
         if self.w_sum.val().get_bit(64) {
             self.w_end.next = self.bit64.val();
         }
-        self.base_page.write_data.next = self.wr.base_va.val().get_bits::<52>(12);
+        self.base_p0.write_data.next = self.wr.base_va.val().get_bits::<26>(12);
+        self.base_p1.write_data.next = self.wr.base_va.val().get_bits::<26>(38);
         self.chk.write_data.next = bit_cast::<40, 8>(self.wr.tag.val())
             | (bit_cast::<40, 16>(self.wr.pd.val()) << 8)
             | (bit_cast::<40, 3>(self.wr.access.val()) << 24)
             | (bit_cast::<40, 12>(self.wr.base_va.val().get_bits::<12>(0)) << 27)
             | (bit_cast::<40, 1>(self.w_end.val().get_bits::<1>(64)) << 39);
-        self.end_lo.write_data.next = bit_cast::<64, 65>(self.w_end.val());
+        self.end_p0.write_data.next = self.w_end.val().get_bits::<32>(0);
+        self.end_p1.write_data.next = self.w_end.val().get_bits::<32>(32);
         self.walk.write_data.next = bit_cast::<54, 52>(self.wr.root.val())
             | (bit_cast::<54, 2>(self.wr.levels_m1.val()) << 52);
         if self.sweeping.val() {
             self.w_en.next = true;
             self.w_idx.next = self.sweep.q.val();
             self.w_state.next = 0.into();
-            self.base_page.write_data.next = 0.into();
+            self.base_p0.write_data.next = 0.into();
+            self.base_p1.write_data.next = 0.into();
             self.chk.write_data.next = 0.into();
-            self.end_lo.write_data.next = 0.into();
+            self.end_p0.write_data.next = 0.into();
+            self.end_p1.write_data.next = 0.into();
             self.walk.write_data.next = 0.into();
         }
-        self.base_page.write_enable.next = self.w_en.val();
-        self.base_page.write_address.next = self.w_idx.val();
+        self.base_p0.write_enable.next = self.w_en.val();
+        self.base_p0.write_address.next = self.w_idx.val();
+        self.base_p1.write_enable.next = self.w_en.val();
+        self.base_p1.write_address.next = self.w_idx.val();
         self.chk.write_enable.next = self.w_en.val();
         self.chk.write_address.next = self.w_idx.val();
-        self.end_lo.write_enable.next = self.w_en.val();
-        self.end_lo.write_address.next = self.w_idx.val();
+        self.end_p0.write_enable.next = self.w_en.val();
+        self.end_p0.write_address.next = self.w_idx.val();
+        self.end_p1.write_enable.next = self.w_en.val();
+        self.end_p1.write_address.next = self.w_idx.val();
         self.walk.write_enable.next = self.w_en.val();
         self.walk.write_address.next = self.w_idx.val();
 
@@ -461,14 +499,19 @@ impl<const IDX_BITS: usize> Logic for MrTable<IDX_BITS> {
         // ---- Stage 1 (request clock c0 -> edge 1): the LUT-RAM reads go
         // straight into registers, so the checks start the next clock from
         // flip-flops. Beside them, the request-only sums va + len (65-bit)
-        // and va[11:0] + len, and the key-range and length checks.
+        // and va[11:0] + len, and the key-range and length checks. Each LUT
+        // RAM reads at its own copy of the index (see lk_ix_b0); the block
+        // RAM and the stage registers take the key's own.
         self.lk_idx.next = self.lk_key.val().get_bits::<IDX_BITS>(8);
-        self.base_page.read_address.next = self.lk_idx.val();
-        self.chk.read_address.next = self.lk_idx.val();
-        self.end_lo.read_address.next = self.lk_idx.val();
+        self.base_p0.read_address.next = self.lk_ix_b0.val();
+        self.base_p1.read_address.next = self.lk_ix_b1.val();
+        self.chk.read_address.next = self.lk_ix_c.val();
+        self.end_p0.read_address.next = self.lk_ix_e0.val();
+        self.end_p1.read_address.next = self.lk_ix_e1.val();
         self.walk.read_address.next = self.lk_idx.val();
-        self.state.read_address.next = self.lk_idx.val();
-        self.m_end.next = bit_cast::<65, 64>(self.end_lo.read_data.val());
+        self.state.read_address.next = self.lk_ix_c.val();
+        self.m_end.next = bit_cast::<65, 32>(self.end_p0.read_data.val())
+            | (bit_cast::<65, 32>(self.end_p1.read_data.val()) << 32);
         if self.chk.read_data.val().get_bit(39) {
             self.m_end.next = self.m_end.val() | self.bit64.val();
         }
@@ -489,7 +532,8 @@ impl<const IDX_BITS: usize> Logic for MrTable<IDX_BITS> {
         self.key_ok_s1.d.next = (self.lk_key.val() & self.key_hi_mask.val()) == 0;
         self.len_ok_s1.d.next = (self.lk_len.val() != 0) & (self.lk_len.val() <= 4096);
         self.cross_s1.d.next = self.cross_sum.val() > 4096;
-        self.m_base_page_s1.d.next = self.base_page.read_data.val();
+        self.m_base_page_s1.d.next = bit_cast::<52, 26>(self.base_p0.read_data.val())
+            | (bit_cast::<52, 26>(self.base_p1.read_data.val()) << 26);
         self.m_chk_s1.d.next = self.chk.read_data.val();
         self.m_end_s1.d.next = self.m_end.val();
         self.m_state_s1.d.next = self.state.read_data.val();

@@ -405,10 +405,11 @@ pub struct Translator<
     // First page (A) of a crossing request, held until its B result.
     ha_status: DFF<Bits<3>>,
     ha_off: DFF<Bits<64>>,
-    ha_hit: DFF<Bit>,
     ha_ppn: DFF<Bits<52>>,
     ha_size: DFF<Bits<2>>,
-    ha_w: DFF<Bit>,
+    // A's page allows the access (hit, and writable if a write), taken
+    // with the terms above: the decision at B picks it or B's own.
+    ha_ok: DFF<Bit>,
     // A's page is pending in the fault queue.
     ha_pend: DFF<Bit>,
     // The A half's beat lengths, for the decision at B: covered by A's
@@ -474,6 +475,8 @@ pub struct Translator<
     c5_fb: DFF<Bit>,
     c5_qbad: DFF<Bit>,
     c5_cov: DFF<Bits<3>>,
+    // The request at c5 is a write (from its op at c4).
+    c5_wr: DFF<Bit>,
     c5_l0_4k: DFF<Bits<13>>,
     c5_l0_2m: DFF<Bits<13>>,
     c5_l0_1g: DFF<Bits<13>>,
@@ -702,10 +705,8 @@ pub struct Translator<
     d_qpn_bad: Signal<Local, Bit>,
     d_a_status: Signal<Local, Bits<3>>,
     d_a_off: Signal<Local, Bits<64>>,
-    d_a_hit: Signal<Local, Bit>,
     d_a_ppn: Signal<Local, Bits<52>>,
     d_a_size: Signal<Local, Bits<2>>,
-    d_a_w: Signal<Local, Bit>,
     d_a_ok: Signal<Local, Bit>,
     d_b_ok: Signal<Local, Bit>,
     d_mask_a: Signal<Local, Bits<64>>,
@@ -939,11 +940,10 @@ impl<
             ix_en: std::array::from_fn(|_| Default::default()),
             ha_status: Default::default(),
             ha_off: Default::default(),
-            ha_hit: Default::default(),
             ha_ppn: Default::default(),
             ha_size: Default::default(),
-            ha_w: Default::default(),
             ha_pend: Default::default(),
+            ha_ok: Default::default(),
             ha_cov: Default::default(),
             ha_len0: Default::default(),
             ha_len1: Default::default(),
@@ -963,6 +963,7 @@ impl<
             c5_fb: Default::default(),
             c5_qbad: Default::default(),
             c5_cov: Default::default(),
+            c5_wr: Default::default(),
             c5_l0_4k: Default::default(),
             c5_l0_2m: Default::default(),
             c5_l0_1g: Default::default(),
@@ -1100,10 +1101,8 @@ impl<
             d_qpn_bad: Default::default(),
             d_a_status: Default::default(),
             d_a_off: Default::default(),
-            d_a_hit: Default::default(),
             d_a_ppn: Default::default(),
             d_a_size: Default::default(),
-            d_a_w: Default::default(),
             d_a_ok: Default::default(),
             d_b_ok: Default::default(),
             d_mask_a: Default::default(),
@@ -1204,11 +1203,10 @@ impl<
             b_pend_k,
             ha_status,
             ha_off,
-            ha_hit,
             ha_ppn,
             ha_size,
-            ha_w,
             ha_pend,
+            ha_ok,
             ha_cov,
             ha_len0,
             ha_len1,
@@ -1236,6 +1234,7 @@ impl<
             c5_fb,
             c5_qbad,
             c5_cov,
+            c5_wr,
             c5_l0_4k,
             c5_l0_2m,
             c5_l0_1g,
@@ -1839,28 +1838,25 @@ impl<
         self.c5_l0_2m.d.next = self.c4_r2.val().get_bits::<13>(0);
         self.c5_l0_1g.d.next = self.c4_r1.val().get_bits::<13>(0);
         self.c5_cov.d.next = self.c4_cov.val();
+        self.c5_wr.d.next = (self.s4_rq.val().op == 0) | (self.s4_rq.val().op == 3); // = op::REMOTE_WRITE, op::LOCAL_WRITE
 
         // ---- c5: decide ----
         self.d_last.next =
             self.s5_valid.q.val() & ((!self.s5.q.val().cross) | self.s5.q.val().half);
         self.d_req.next = self.s5.q.val().req;
-        self.d_write.next = (self.d_req.val().op == 0) | (self.d_req.val().op == 3); // = op::REMOTE_WRITE, op::LOCAL_WRITE
+        self.d_write.next = self.c5_wr.q.val();
         self.d_remote.next = !self.d_req.val().op.get_bit(1); // op::REMOTE_WRITE or op::REMOTE_READ
         self.d_qpn_bad.next = self.c5_qbad.q.val();
         // The first page's results: held for a crossing request, else current.
         self.d_a_status.next = self.m5.q.val().status;
         self.d_a_off.next = self.m5.q.val().off;
-        self.d_a_hit.next = self.tlb.res_hit.val();
         self.d_a_ppn.next = self.tlb.res_ppn.val();
         self.d_a_size.next = self.tlb.res_size.val();
-        self.d_a_w.next = self.tlb.res_writable.val();
         if self.s5.q.val().cross {
             self.d_a_status.next = self.ha_status.q.val();
             self.d_a_off.next = self.ha_off.q.val();
-            self.d_a_hit.next = self.ha_hit.q.val();
             self.d_a_ppn.next = self.ha_ppn.q.val();
             self.d_a_size.next = self.ha_size.q.val();
-            self.d_a_w.next = self.ha_w.q.val();
         }
         // The A half's page covers the access, else its beat's length, by
         // its size (terms from c4).
@@ -1876,13 +1872,16 @@ impl<
             self.a_cov.next = self.c5_cov.q.val().get_bit(2);
             self.a_len0.next = self.c5_l0_1g.q.val();
         }
+        // This clock's page allows the access: B's at a crossing's
+        // decision, A's otherwise (and A's kept for the B half).
+        self.d_b_ok.next =
+            self.tlb.res_hit.val() & ((!self.d_write.val()) | self.tlb.res_writable.val());
         if self.s5_valid.q.val() & self.s5.q.val().cross & (!self.s5.q.val().half) {
+            self.ha_ok.d.next = self.d_b_ok.val();
             self.ha_status.d.next = self.m5.q.val().status;
             self.ha_off.d.next = self.m5.q.val().off;
-            self.ha_hit.d.next = self.tlb.res_hit.val();
             self.ha_ppn.d.next = self.tlb.res_ppn.val();
             self.ha_size.d.next = self.tlb.res_size.val();
-            self.ha_w.d.next = self.tlb.res_writable.val();
             self.ha_pend.d.next = self.plk_pending.val();
             self.ha_cov.d.next = self.a_cov.val();
             self.ha_len0.d.next = self.d_req.val().len;
@@ -1892,9 +1891,10 @@ impl<
                 self.ha_len1.d.next = self.d_req.val().len - self.a_len0.val();
             }
         }
-        self.d_a_ok.next = self.d_a_hit.val() & ((!self.d_write.val()) | self.d_a_w.val());
-        self.d_b_ok.next =
-            self.tlb.res_hit.val() & ((!self.d_write.val()) | self.tlb.res_writable.val());
+        self.d_a_ok.next = self.d_b_ok.val();
+        if self.s5.q.val().cross {
+            self.d_a_ok.next = self.ha_ok.q.val();
+        }
         // Page masks: 4 KiB, 2 MiB, 1 GiB.
         self.d_mask_a.next = 0xFFF_u64.into();
         if self.d_a_size.val() == 1 {
@@ -2177,8 +2177,7 @@ impl<
         // these 128 bits.
         self.c6_wva.d.next = self.d_req.val().va;
         self.c6_woff.d.next = self.d_a_off.val();
-        if self.s5.q.val().cross & self.ha_hit.q.val() & ((!self.d_write.val()) | self.ha_w.q.val())
-        {
+        if self.s5.q.val().cross & self.ha_ok.q.val() {
             self.c6_wva.d.next = self.s5.q.val().va;
             self.c6_woff.d.next = self.m5.q.val().off;
         }

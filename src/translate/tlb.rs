@@ -367,6 +367,13 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     // keeps the two apart in synthesis; the compare counts only for a
     // fill in stage 1, when the two hold the same bits.
     f1_hk: DFF<Bits<44>>,
+    // f1_entry's huge key and size bits and its MR once more, for the
+    // invalidation's coverage of the word a fill writes (`clre`): loaded
+    // for a fill in stage R or in stage 1 (an enable unlike f1_entry's and
+    // f1_hk's, which keeps the copies apart), counted only for a fill in
+    // stage 1.
+    f1_ck: DFF<Bits<44>>,
+    f1_cmr: DFF<Bits<MR_BITS>>,
     f1_4k: DFF<Bit>,
     f1_huge: DFF<Bit>,
     f1_cov: DFF<Bit>,
@@ -401,9 +408,14 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     // one-hot), chosen in stage R: the entries and their valid bits cannot
     // change at the end of a fill's stage R (no fill and no last sweep step
     // is in stage 1 then), and the PLRU victim is taken as it will be after
-    // the touch of the lookup in stage 1 at that clock, if any.
+    // the touch of the lookup in stage 1 at that clock, if any. The
+    // one-hot is gated in stage R by whether the fill applies (zero if
+    // not), and that condition is a register too (f1_ah): the entries'
+    // write enables and the mask of the lookup in stage R start at
+    // flip-flops of their own, not behind s1_fill.
     f1_tidx: DFF<Bits<8>>,
-    f1_toh: DFF<Bits<HUGE>>,
+    f1_hs: DFF<Bits<HUGE>>,
+    f1_ah: DFF<Bit>,
 
     // Stage 1: the operation of stage R in the previous clock.
     s1_lk: DFF<Bit>,
@@ -597,7 +609,8 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     nmq: [Signal<Local, Bit>; 4],
     dup_oh: Signal<Local, Bits<HUGE>>,
     inv_oh: Signal<Local, Bits<HUGE>>,
-    targeth_oh: Signal<Local, Bits<HUGE>>,
+    toh_n: Signal<Local, Bits<HUGE>>,
+    ah_n: Signal<Local, Bit>,
     mh: Signal<Local, Bits<HUGE>>,
     clrh: Signal<Local, Bits<HUGE>>,
     hset: Signal<Local, Bits<HUGE>>,
@@ -765,6 +778,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             rr_meta: Default::default(),
             f1_entry: Default::default(),
             f1_hk: Default::default(),
+            f1_ck: Default::default(),
+            f1_cmr: Default::default(),
             f1_4k: Default::default(),
             f1_huge: Default::default(),
             f1_cov: Default::default(),
@@ -780,7 +795,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             sr_hpre: Default::default(),
             sr_nmr: Default::default(),
             f1_tidx: Default::default(),
-            f1_toh: Default::default(),
+            f1_hs: Default::default(),
+            f1_ah: Default::default(),
             s1_lk: Default::default(),
             s1_fill: Default::default(),
             s1_sweep: Default::default(),
@@ -945,7 +961,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             nmq: Default::default(),
             dup_oh: Default::default(),
             inv_oh: Default::default(),
-            targeth_oh: Default::default(),
+            toh_n: Default::default(),
+            ah_n: Default::default(),
             mh: Default::default(),
             clrh: Default::default(),
             hset: Default::default(),
@@ -1061,6 +1078,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             rr_meta,
             f1_entry,
             f1_hk,
+            f1_ck,
+            f1_cmr,
             f1_4k,
             f1_huge,
             f1_cov,
@@ -1076,7 +1095,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             sr_hpre,
             sr_nmr,
             f1_tidx,
-            f1_toh,
+            f1_hs,
+            f1_ah,
             s1_lk,
             s1_fill,
             s1_sweep,
@@ -1451,10 +1471,9 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.clrh.next = self.clrh.val() | self.s1_wr_oh.q.val();
         }
         self.clrh_r.d.next = self.clrh.val();
-        self.ent.next = self.f1_entry.q.val();
-        self.gig.next = self.ent.val().get_bit(121);
-        self.mr_eq.next = self.ent.val().get_bits::<MR_BITS>(53) == self.inv_mr_r.q.val();
-        self.k43.next = self.ent.val().get_bits::<43>(78);
+        self.gig.next = self.f1_ck.q.val().get_bit(43);
+        self.mr_eq.next = self.f1_cmr.q.val() == self.inv_mr_r.q.val();
+        self.k43.next = self.f1_ck.q.val().get_bits::<43>(0);
         self.in_rng.next = !self.inv_oempty.q.val()
             && (self.k43.val() <= self.inv_ohi2f.q.val())
             && ((self.k43.val() >= self.inv_olo2f.q.val())
@@ -1995,7 +2014,9 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.fq_issued.d.next = false;
         }
         self.apply4.next = self.s1_fill.q.val() && self.f1_4k.q.val() && !self.f1_cov.q.val();
-        self.applyh.next = self.s1_fill.q.val() && self.f1_huge.q.val() && !self.f1_cov.q.val();
+        self.applyh.next = self.f1_ah.q.val();
+        self.ah_n.next = self.sr_fill.q.val() && self.fill_huge.val() && !self.fill_cov.val();
+        self.f1_ah.d.next = self.ah_n.val();
 
         // Huge fill target, chosen in the fill's stage R: the entry holding
         // the same key, else the first invalid entry, else the PLRU victim.
@@ -2044,16 +2065,19 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.hv_idx.next = self.hv_up_idx.val();
         }
         self.f1_tidx.d.next = self.hv_idx.val();
-        self.f1_toh.d.next = self.hv_oh.val();
+        self.toh_n.next = self.hv_oh.val();
         if self.duph_found.val() {
             self.f1_tidx.d.next = self.duph_idx.val();
-            self.f1_toh.d.next = self.dup_oh.val();
+            self.toh_n.next = self.dup_oh.val();
         } else if self.invh_found.val() {
             self.f1_tidx.d.next = self.invh_idx.val();
-            self.f1_toh.d.next = self.inv_oh.val();
+            self.toh_n.next = self.inv_oh.val();
+        }
+        self.f1_hs.d.next = 0.into();
+        if self.ah_n.val() {
+            self.f1_hs.d.next = self.toh_n.val();
         }
         self.targeth.next = self.f1_tidx.q.val();
-        self.targeth_oh.next = self.f1_toh.q.val();
         self.plru_h.state.next = self.h_plru.q.val();
         self.plru_h.touch.next = self.hith_idx.val();
         if self.s1_fill.q.val() {
@@ -2078,6 +2102,10 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         self.f1_entry.d.next = self.new_entry.val();
         if self.sr_fill.q.val() {
             self.f1_hk.d.next = self.new_entry.val().get_bits::<44>(78);
+        }
+        if self.sr_fill.q.val() | self.s1_fill.q.val() {
+            self.f1_ck.d.next = self.new_entry.val().get_bits::<44>(78);
+            self.f1_cmr.d.next = self.new_entry.val().get_bits::<MR_BITS>(53);
         }
 
         self.mgen.read_clock.next = self.clock.val();
@@ -2150,14 +2178,13 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         if self.s1_lk.q.val() && self.hith_found.val() {
             self.h_plru.d.next = self.plru_h.touched.val();
         }
-        self.hset.next = 0.into();
-        if self.applyh.val() {
-            self.hset.next = self.targeth_oh.val();
-            for e in 0..HUGE {
-                if self.targeth_oh.val().get_bit(e) {
-                    self.h_entry[e].d.next = self.f1_entry.q.val();
-                }
+        self.hset.next = self.f1_hs.q.val();
+        for e in 0..HUGE {
+            if self.f1_hs.q.val().get_bit(e) {
+                self.h_entry[e].d.next = self.f1_entry.q.val();
             }
+        }
+        if self.applyh.val() {
             self.h_plru.d.next = self.plru_h.touched.val();
         }
         self.s1_wr_oh.d.next = self.hset.val();
@@ -2234,6 +2261,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.ggen.d.next = 0.into();
             self.s1_lk.d.next = false;
             self.s1_fill.d.next = false;
+            self.f1_ah.d.next = false;
+            self.f1_hs.d.next = 0.into();
             self.s1_sweep.d.next = false;
             self.s1_clear.d.next = false;
             self.s2_lk.d.next = false;

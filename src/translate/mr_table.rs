@@ -214,7 +214,6 @@ pub struct MrTable<const IDX_BITS: usize> {
     sweeping: Signal<Local, Bit>,
     w_en: Signal<Local, Bit>,
     w_idx: Signal<Local, Bits<IDX_BITS>>,
-    w_state: Signal<Local, Bits<2>>,
     w_sum: Signal<Local, Bits<65>>,
     w_end: Signal<Local, Bits<65>>,
     // --- stage 1: LUT-RAM read into registers, request-only sums ---
@@ -319,7 +318,6 @@ impl<const IDX_BITS: usize> MrTable<IDX_BITS> {
             sweeping: Default::default(),
             w_en: Default::default(),
             w_idx: Default::default(),
-            w_state: Default::default(),
             w_sum: Default::default(),
             w_end: Default::default(),
             lk_idx: Default::default(),
@@ -438,7 +436,6 @@ impl<const IDX_BITS: usize> Logic for MrTable<IDX_BITS> {
         // value instead of adding base and length in its own path.
         self.w_en.next = self.wr.valid.val() & !self.rst.val();
         self.w_idx.next = self.wr.index.val();
-        self.w_state.next = self.wr.state.val();
         self.w_sum.next =
             bit_cast::<65, 64>(self.wr.base_va.val()) + bit_cast::<65, 64>(self.wr.length.val());
         // An end beyond 2^64 is clamped to 2^64: no request may wrap around
@@ -461,7 +458,6 @@ impl<const IDX_BITS: usize> Logic for MrTable<IDX_BITS> {
         if self.sweeping.val() {
             self.w_en.next = true;
             self.w_idx.next = self.sweep.q.val();
-            self.w_state.next = 0.into();
             self.base_p0.write_data.next = 0.into();
             self.base_p1.write_data.next = 0.into();
             self.chk.write_data.next = 0.into();
@@ -487,7 +483,9 @@ impl<const IDX_BITS: usize> Logic for MrTable<IDX_BITS> {
         self.state.w_en.next = self.w_en.val();
         self.state.w_mask.next = self.wr.valid.val() | self.sweeping.val();
         self.state.w_address.next = self.w_idx.val();
-        self.state.w_data.next = self.w_state.val();
+        self.state.w_data.next = self.wr.state.val();
+        self.state.d_address.next = self.wr.index.val();
+        self.state.clr.next = self.sweeping.val();
         // Not gated by rst: a state write in the clock of a reset is
         // overwritten by the sweep that follows it (ready_r is low from the
         // next clock), and the reset, which reaches every control register,
@@ -633,6 +631,12 @@ impl<const IDX_BITS: usize> Logic for MrTable<IDX_BITS> {
 /// `F[i] ^ S[i]`, and a write stores its value XOR the other bank's current
 /// entry, so neither port disturbs the other. The Rust model is the plain
 /// two-port memory; the lockstep runs check the XOR construction against it.
+///
+/// The reset sweep (`clr`, with `w_en`) zeroes the entry at `w_address` in
+/// both banks instead of writing `F` against `S`. Outside it the `w`
+/// write's data reads `S` at `d_address`, the full write's own index
+/// (equal to `w_address` then), so the sweep's address select and its
+/// enable stay off that read: only the final zeroing sees `clr`.
 #[derive(LogicBlock)]
 struct StateRam<const N: usize> {
     clock: Signal<In, Clock>,
@@ -640,7 +644,13 @@ struct StateRam<const N: usize> {
     read_data: Signal<Out, Bits<2>>,
     w_en: Signal<In, Bit>,
     w_address: Signal<In, Bits<N>>,
+    /// The full write's state (don't-care with `clr`).
     w_data: Signal<In, Bits<2>>,
+    /// The full write's index, equal to `w_address` whenever `w_en` is
+    /// high and `clr` low.
+    d_address: Signal<In, Bits<N>>,
+    /// The reset sweep: the `w` write zeroes its entry (`s_en` is low).
+    clr: Signal<In, Bit>,
     /// A full write is offered on `w_address` (its valid or the sweep,
     /// without rst): a state write to the same entry is dropped. Equal to
     /// `w_en` outside a reset, after which the sweep rewrites every entry.
@@ -660,6 +670,8 @@ impl<const N: usize> Default for StateRam<N> {
             w_en: Default::default(),
             w_address: Default::default(),
             w_data: Default::default(),
+            d_address: Default::default(),
+            clr: Default::default(),
             w_mask: Default::default(),
             s_en: Default::default(),
             s_address: Default::default(),
@@ -679,7 +691,11 @@ impl<const N: usize> Logic for StateRam<N> {
             }
             // Applied last: the full write wins on the same entry.
             if self.w_en.val() {
-                self._mem[self.w_address.val().index()] = self.w_data.val();
+                self._mem[self.w_address.val().index()] = if self.clr.val() {
+                    Bits::default()
+                } else {
+                    self.w_data.val()
+                };
             }
         }
         self.read_data.next = self._mem[self.read_address.val().index()];
@@ -697,14 +713,14 @@ reg [1:0] f[0:{last}];
 (* ram_style = \"distributed\" *)
 reg [1:0] s[0:{last}];
 wire s_do;
-assign s_do = s_en & ~(w_mask & (s_address == w_address));
+assign s_do = s_en & ~(w_mask & (s_address == d_address));
 
 always @(posedge clock) begin
    if (w_en) begin
-      f[w_address] <= w_data ^ s[w_address];
+      f[w_address] <= clr ? 2'b00 : (w_data ^ s[d_address]);
    end
-   if (s_do) begin
-      s[s_address] <= s_data ^ f[s_address];
+   if (s_do | (clr & w_en)) begin
+      s[clr ? w_address : s_address] <= clr ? 2'b00 : (s_data ^ f[s_address]);
    end
 end
 

@@ -262,15 +262,19 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     // it is used: acceptance is the last Run clock.
     inv_olo2f: DFF<Bits<43>>,
     inv_ohi2f: DFF<Bits<43>>,
-    // One copy for each quarter of the huge entries' coverage compares
-    // (`quarter[g]`), so that a bound bit fans out to a quarter of them.
-    // Each copy loads under an enable of its own, or with a reset of its
-    // own, so synthesis keeps four (copy 0 on acceptance, 1 in every clock
-    // that is not Inv, 2 in those with an invalidation offered, 3 like 1
-    // and cleared by the reset); all four hold the accepted bounds
-    // through the Inv state.
-    inv_olo2q: [DFF<Bits<43>>; 4],
-    inv_ohi2q: [DFF<Bits<43>>; 4],
+    // One copy for each eighth of the huge entries' coverage compares
+    // (`eighth[g]`), so that a bound bit fans out to four or five of
+    // them. Each copy loads under an enable of its own, or with a reset of
+    // its own, so synthesis keeps eight: copy 0 on acceptance; the others
+    // in clocks that are not Inv, copy 1 in every such clock, 2 in those
+    // with an invalidation offered, 4 in those with a range invalidation
+    // offered, 6 in those whose offered kind is a range; 3, 5 and 7 like
+    // 1, 2 and 6, cleared by the reset. The compares count only for a
+    // range invalidation, in the Inv state, and all eight hold its bounds
+    // through it (its acceptance is the last clock before Inv, with the
+    // invalidation offered).
+    inv_olo2q: [DFF<Bits<43>>; 8],
+    inv_ohi2q: [DFF<Bits<43>>; 8],
     inv_olo1: DFF<Bits<43>>,
     inv_ohi1: DFF<Bits<43>>,
     inv_oempty: DFF<Bit>,
@@ -510,6 +514,9 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     hv_mask: [Constant<Bits<HUGE>>; HUGE],
     hv_dir: [Constant<Bits<HUGE>>; HUGE],
     upper_half: Constant<Bits<HUGE>>,
+    // eighth[g]: the huge entries compared against the invalidation
+    // bounds' copy g (`inv_olo2q`).
+    eighth: [Constant<Bits<HUGE>>; 8],
     // quarter[g]: the huge entries compared against lk_off copy g in
     // stage R (entry e is in quarter e * 4 / HUGE).
     quarter: [Constant<Bits<HUGE>>; 4],
@@ -577,8 +584,8 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     dlo0: Signal<Local, Bits<HUGE>>,
     cle0: Signal<Local, Bits<HUGE>>,
     cge0: Signal<Local, Bits<HUGE>>,
-    cleq: [Signal<Local, Bits<HUGE>>; 4],
-    cgeq: [Signal<Local, Bits<HUGE>>; 4],
+    cleq: [Signal<Local, Bits<HUGE>>; 8],
+    cgeq: [Signal<Local, Bits<HUGE>>; 8],
     cmr0: Signal<Local, Bits<HUGE>>,
     hneg: Signal<Local, Bits<HUGE>>,
     hvec: Signal<Local, Bits<HUGE>>,
@@ -854,6 +861,14 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             upper_half: Constant::new(
                 (((1u128 << HUGE) - 1) as u64 & !((1u64 << (HUGE / 2)) - 1)).into(),
             ),
+            eighth: std::array::from_fn(|g| {
+                Constant::new(
+                    ((0..HUGE)
+                        .filter(|e| e * 8 / HUGE == g)
+                        .fold(0u64, |m, e| m | (1 << e)))
+                    .into(),
+                )
+            }),
             quarter: std::array::from_fn(|g| {
                 Constant::new(
                     ((0..HUGE)
@@ -1155,7 +1170,7 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.h_entry[e].clock.next = self.clock.val();
             self.h_entry[e].d.next = self.h_entry[e].q.val();
         }
-        for g in 0..4 {
+        for g in 0..8 {
             self.inv_olo2q[g].clock.next = self.clock.val();
             self.inv_olo2q[g].d.next = self.inv_olo2q[g].q.val();
             self.inv_ohi2q[g].clock.next = self.clock.val();
@@ -1424,12 +1439,12 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
                 self.ent.val().get_bits::<MR_BITS>(53) == self.inv_mr_r.q.val(),
             );
         }
-        // Each quarter against its own copy of the bounds (the compares of
+        // Each eighth against its own copy of the bounds (the compares of
         // the other copies that the masks leave unused are removed by
         // synthesis).
         self.cle0.next = 0.into();
         self.cge0.next = 0.into();
-        for g in 0..4 {
+        for g in 0..8 {
             self.cleq[g].next = 0.into();
             self.cgeq[g].next = 0.into();
             for e in 0..HUGE {
@@ -1447,8 +1462,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
                                 == self.inv_olo2q[g].q.val().get_bits::<34>(9))),
                 );
             }
-            self.cle0.next = self.cle0.val() | (self.cleq[g].val() & self.quarter[g].val());
-            self.cge0.next = self.cge0.val() | (self.cgeq[g].val() & self.quarter[g].val());
+            self.cle0.next = self.cle0.val() | (self.cleq[g].val() & self.eighth[g].val());
+            self.cge0.next = self.cge0.val() | (self.cgeq[g].val() & self.eighth[g].val());
         }
         self.cl_le.d.next = self.cle0.val();
         self.cl_ge.d.next = self.cge0.val();
@@ -1534,11 +1549,29 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             if self.inv.valid.val() {
                 self.inv_olo2q[2].d.next = self.inv.off_lo.val().get_bits::<43>(21);
                 self.inv_ohi2q[2].d.next = self.ohi_m1.val().get_bits::<43>(21);
+                self.inv_olo2q[5].d.next = self.inv.off_lo.val().get_bits::<43>(21);
+                self.inv_ohi2q[5].d.next = self.ohi_m1.val().get_bits::<43>(21);
+                if self.inv.kind.val() == 2 {
+                    // = INV_BY_MR_RANGE
+                    self.inv_olo2q[4].d.next = self.inv.off_lo.val().get_bits::<43>(21);
+                    self.inv_ohi2q[4].d.next = self.ohi_m1.val().get_bits::<43>(21);
+                }
+            }
+            if self.inv.kind.val() == 2 {
+                // = INV_BY_MR_RANGE
+                self.inv_olo2q[6].d.next = self.inv.off_lo.val().get_bits::<43>(21);
+                self.inv_ohi2q[6].d.next = self.ohi_m1.val().get_bits::<43>(21);
+                self.inv_olo2q[7].d.next = self.inv.off_lo.val().get_bits::<43>(21);
+                self.inv_ohi2q[7].d.next = self.ohi_m1.val().get_bits::<43>(21);
             }
         }
         if self.rst.val() {
             self.inv_olo2q[3].d.next = 0.into();
             self.inv_ohi2q[3].d.next = 0.into();
+            self.inv_olo2q[5].d.next = 0.into();
+            self.inv_ohi2q[5].d.next = 0.into();
+            self.inv_olo2q[7].d.next = 0.into();
+            self.inv_ohi2q[7].d.next = 0.into();
         }
         if self.state.q.val() == TlbState::Run {
             self.inv_olo2f.d.next = self.inv.off_lo.val().get_bits::<43>(21);

@@ -379,7 +379,6 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     f1_ck: DFF<Bits<44>>,
     f1_cmr: DFF<Bits<MR_BITS>>,
     f1_4k: DFF<Bit>,
-    f1_huge: DFF<Bit>,
     f1_cov: DFF<Bit>,
     // The fill's three coverage range checks, made a clock before the
     // fill's stage R (see `rng4`).
@@ -656,6 +655,14 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
     /// Number of 4 KiB sets.
     pub const SETS: usize = 1 << SET_BITS;
 
+    /// The huge entries of part `g` when they are split into `parts`
+    /// consecutive parts (entry `e` is in part `e * parts / HUGE`).
+    fn part_mask(parts: usize, g: usize) -> u64 {
+        (0..HUGE)
+            .filter(|e| e * parts / HUGE == g)
+            .fold(0, |m, e| m | (1 << e))
+    }
+
     /// (mask, values) of the PLRU tree nodes below the root on the path of
     /// huge leaf `e`: the bits that make `e` the victim of its half.
     fn victim_path(e: usize) -> (u64, u64) {
@@ -788,7 +795,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             f1_ck: Default::default(),
             f1_cmr: Default::default(),
             f1_4k: Default::default(),
-            f1_huge: Default::default(),
             f1_cov: Default::default(),
             rg4_r: Default::default(),
             rg2_r: Default::default(),
@@ -861,22 +867,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             upper_half: Constant::new(
                 (((1u128 << HUGE) - 1) as u64 & !((1u64 << (HUGE / 2)) - 1)).into(),
             ),
-            eighth: std::array::from_fn(|g| {
-                Constant::new(
-                    ((0..HUGE)
-                        .filter(|e| e * 8 / HUGE == g)
-                        .fold(0u64, |m, e| m | (1 << e)))
-                    .into(),
-                )
-            }),
-            quarter: std::array::from_fn(|g| {
-                Constant::new(
-                    ((0..HUGE)
-                        .filter(|e| e * 4 / HUGE == g)
-                        .fold(0u64, |m, e| m | (1 << e)))
-                    .into(),
-                )
-            }),
+            eighth: std::array::from_fn(|g| Constant::new(Self::part_mask(8, g).into())),
+            quarter: std::array::from_fn(|g| Constant::new(Self::part_mask(4, g).into())),
             fq_pending: Default::default(),
             last_step: Default::default(),
             last_now: Default::default(),
@@ -1096,7 +1088,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             f1_ck,
             f1_cmr,
             f1_4k,
-            f1_huge,
             f1_cov,
             rg4_r,
             rg2_r,
@@ -2041,7 +2032,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
                         || ((self.inv_kind_r.q.val() == 2) && self.in_rng.val())))); // = INV_BY_MR_RANGE
         self.f1_cov.d.next = self.fill_cov.val();
         self.f1_4k.d.next = self.fill_4k.val();
-        self.f1_huge.d.next = self.fill_huge.val();
         if self.sr_fill.q.val() {
             self.fq_valid.d.next = false;
             self.fq_issued.d.next = false;

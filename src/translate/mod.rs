@@ -401,6 +401,11 @@ pub struct Translator<
     b_pend_kx: [DFF<Bit>; 5],
     rp_hv_kx: [DFF<Bit>; 5],
     c0_ix: [Signal<Local, Bits<MR_BITS>>; 5],
+    // The A half's MR index for copy `j` of `c0_ix` (what `s1_key` holds
+    // while a B half is pending), loaded with c1's payload; the enable is
+    // the copy's own `b_pend_kx`, so each stays a register of its own,
+    // beside its LUT RAM.
+    s1_ix: [DFF<Bits<MR_BITS>>; 5],
     ix_en: [Signal<Local, Bit>; 5],
     // First page (A) of a crossing request, held until its B result.
     ha_status: DFF<Bits<3>>,
@@ -624,6 +629,15 @@ pub struct Translator<
     dr_ppn: DFF<Bits<52>>,
     dr_size: DFF<Bits<2>>,
     dr_w: DFF<Bit>,
+    // The walker's probe reads copies of dr_mr, dr_off and dr_size
+    // (`dp_*`), which load whenever a completion could be taken
+    // (`done_ready`), offered or not: while dr_* holds a completion they
+    // hold the same value, and the different enable keeps them apart in
+    // synthesis, placed at the walker's compare instead of at the TLB's
+    // fill.
+    dp_mr: DFF<Bits<8>>,
+    dp_off: DFF<Bits<64>>,
+    dp_size: DFF<Bits<2>>,
     dr_stale: DFF<Bit>,
     // The completion is neither stale nor failed: `dr_status == OK` and
     // `!dr_stale`, kept as a register so the take decision starts at
@@ -671,7 +685,9 @@ pub struct Translator<
     s2_key: Signal<Local, Bits<32>>,
     c6_rq: Signal<Local, XReq>,
     f_rec: Signal<Local, FltRec>,
-    c0_end: Signal<Local, Bits<14>>,
+    c0_ca: Signal<Local, Bits<16>>,
+    c0_cb: Signal<Local, Bits<16>>,
+    c0_end: Signal<Local, Bits<16>>,
     c0_cross: Signal<Local, Bit>,
     s1_page: Signal<Local, Bits<64>>,
     rp_found: Signal<Local, Bit>,
@@ -937,6 +953,7 @@ impl<
             b_pend_kx: std::array::from_fn(|_| Default::default()),
             rp_hv_kx: std::array::from_fn(|_| Default::default()),
             c0_ix: std::array::from_fn(|_| Default::default()),
+            s1_ix: std::array::from_fn(|_| Default::default()),
             ix_en: std::array::from_fn(|_| Default::default()),
             ha_status: Default::default(),
             ha_off: Default::default(),
@@ -1042,6 +1059,9 @@ impl<
             dr_off: Default::default(),
             dr_ppn: Default::default(),
             dr_size: Default::default(),
+            dp_mr: Default::default(),
+            dp_off: Default::default(),
+            dp_size: Default::default(),
             dr_w: Default::default(),
             dr_stale: Default::default(),
             dr_ok: Default::default(),
@@ -1075,6 +1095,8 @@ impl<
             s2_key: Default::default(),
             c6_rq: Default::default(),
             f_rec: Default::default(),
+            c0_ca: Default::default(),
+            c0_cb: Default::default(),
             c0_end: Default::default(),
             c0_cross: Default::default(),
             s1_page: Default::default(),
@@ -1299,6 +1321,9 @@ impl<
             dr_ppn,
             dr_size,
             dr_w,
+            dp_mr,
+            dp_off,
+            dp_size,
             dr_stale,
             dr_ok,
             rl_valid,
@@ -1354,6 +1379,8 @@ impl<
             self.b_pend_kx[j].d.next = self.b_pend_kx[j].q.val();
             self.rp_hv_kx[j].clock.next = self.clock.val();
             self.rp_hv_kx[j].d.next = self.rp_hv_kx[j].q.val();
+            self.s1_ix[j].clock.next = self.clock.val();
+            self.s1_ix[j].d.next = self.s1_ix[j].q.val();
         }
         for i in 0..4 {
             self.rp_ki[i].clock.next = self.clock.val();
@@ -1394,9 +1421,9 @@ impl<
         self.walker.flush_mr.next = bit_cast::<8, MR_BITS>(self.inv.mr.val());
         self.walker.flush_off_lo.next = self.inv.off_lo.val();
         self.walker.flush_off_hi.next = self.inv.off_hi.val();
-        self.walker.probe_mr.next = self.dr_mr.q.val();
-        self.walker.probe_off.next = self.dr_off.q.val();
-        self.walker.probe_size.next = self.dr_size.q.val();
+        self.walker.probe_mr.next = self.dp_mr.q.val();
+        self.walker.probe_off.next = self.dp_off.q.val();
+        self.walker.probe_size.next = self.dp_size.q.val();
 
         // ---- AXI read master is the walker's ----
         AxiReadMaster::link(&mut self.m_axi, &mut self.walker.m_axi);
@@ -1508,16 +1535,27 @@ impl<
                 self.c0_ix[j].next = self.rp_hk.q.val();
             }
             if self.b_pend_kx[j].q.val() {
-                self.c0_ix[j].next = self.s1_key.val().get_bits::<MR_BITS>(8);
+                self.c0_ix[j].next = self.s1_ix[j].q.val();
+            }
+            if !self.b_pend_kx[j].q.val() {
+                self.s1_ix[j].d.next = self.c0_ix[j].val();
             }
         }
         // Whether the lookup crosses a 4 KiB page: a new request's from the
         // port, a replay's kept beside the queue (`rp_hc`), and a B half's
-        // is its A half's, which crossed.
+        // is its A half's, which crossed. The port's test,
+        // `va[11:0] + len > 4096`, is bit 15 of `va[11:0] + len + (2^15 -
+        // 4097)`: the three terms in carry-save form (one gate per bit),
+        // then one carry chain whose last sum bit is the answer, with no
+        // 12-bit OR behind the adder.
         self.c0_rva.next = self.s_xreq.va.val();
-        self.c0_end.next = bit_cast::<14, 12>(self.c0_rva.val().get_bits::<12>(0))
-            + bit_cast::<14, 13>(self.s_xreq.len.val());
-        self.c0_cross.next = self.c0_end.val() > 4096;
+        self.c0_ca.next = bit_cast::<16, 12>(self.c0_rva.val().get_bits::<12>(0));
+        self.c0_cb.next = bit_cast::<16, 13>(self.s_xreq.len.val());
+        self.c0_end.next = (self.c0_ca.val() ^ self.c0_cb.val() ^ 0x6FFF_u64)
+            + (((self.c0_ca.val() & self.c0_cb.val())
+                | ((self.c0_ca.val() | self.c0_cb.val()) & 0x6FFF_u64))
+                << 1);
+        self.c0_cross.next = self.c0_end.val().get_bit(15);
         if self.rp_have.val() {
             self.c0_cross.next = self.rp_hc.q.val();
         }
@@ -2394,6 +2432,11 @@ impl<
         self.walker.done_ready.next = (!self.dr_valid.q.val()) & (!self.walker.flush_busy.val());
         if self.dr_take.val() {
             self.dr_valid.d.next = false;
+        }
+        if self.walker.done_ready.val() {
+            self.dp_mr.d.next = self.walker.done_mr.val();
+            self.dp_off.d.next = self.walker.done_off.val();
+            self.dp_size.d.next = self.walker.done_size.val();
         }
         if self.walker.done_valid.val() & self.walker.done_ready.val() {
             self.dr_valid.d.next = true;

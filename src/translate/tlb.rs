@@ -612,7 +612,8 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     hv_next: Signal<Local, Bits<HUGE>>,
     sr_opq: [Signal<Local, Bits<52>>; 4],
     hkq: [Signal<Local, Bits<HUGE>>; 4],
-    nmq: [Signal<Local, Bit>; 4],
+    sr_ope: [Signal<Local, Bits<52>>; 8],
+    nmq: [Signal<Local, Bit>; 8],
     dup_oh: Signal<Local, Bits<HUGE>>,
     inv_oh: Signal<Local, Bits<HUGE>>,
     toh_n: Signal<Local, Bits<HUGE>>,
@@ -965,6 +966,7 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             hv_next: Default::default(),
             sr_opq: Default::default(),
             hkq: Default::default(),
+            sr_ope: Default::default(),
             nmq: Default::default(),
             dup_oh: Default::default(),
             inv_oh: Default::default(),
@@ -1314,8 +1316,10 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         // 0, sr_hpre). key[51:18] at word bit 87, key[17:9] at word
         // bit 78. Each quarter of the entries compares against a copy of
         // its own (the quarter masks below; synthesis removes the compares
-        // they leave unused), and so does the fill in stage 1 (nmq[g]: the
-        // entry it writes, in quarter g).
+        // they leave unused). The fill in stage 1 compares against them
+        // once for each eighth of the entries (nmq[g]: the entry it
+        // writes, in eighth g), so that each result reaches four or five
+        // entries' matches.
         self.sr_opq[0].next = self.lk_off.val().get_bits::<52>(12);
         self.sr_opq[1].next = self.lk_off_q1.val().get_bits::<52>(12);
         self.sr_opq[2].next = self.lk_off_q2.val().get_bits::<52>(12);
@@ -1335,12 +1339,23 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
                 );
             }
             self.hkey0.next = self.hkey0.val() | (self.hkq[g].val() & self.quarter[g].val());
+        }
+        // Eighths 2g and 2g + 1 against offset copy g.
+        self.sr_ope[0].next = self.sr_opq[0].val();
+        self.sr_ope[1].next = self.sr_opq[0].val();
+        self.sr_ope[2].next = self.sr_opq[1].val();
+        self.sr_ope[3].next = self.sr_opq[1].val();
+        self.sr_ope[4].next = self.sr_opq[2].val();
+        self.sr_ope[5].next = self.sr_opq[2].val();
+        self.sr_ope[6].next = self.sr_opq[3].val();
+        self.sr_ope[7].next = self.sr_opq[3].val();
+        for g in 0..8 {
             self.nmq[g].next = self.sr_nmr.q.val()
                 && (self.f1_hk.q.val().get_bits::<34>(9)
-                    == self.sr_opq[g].val().get_bits::<34>(18))
+                    == self.sr_ope[g].val().get_bits::<34>(18))
                 && (self.f1_hk.q.val().get_bit(43)
                     || (self.f1_hk.q.val().get_bits::<9>(0)
-                        == self.sr_opq[g].val().get_bits::<9>(9)));
+                        == self.sr_ope[g].val().get_bits::<9>(9)));
         }
         self.s1i_inv_kind.d.next = self.inv_kind_r.q.val();
         self.s1i_inv_lo.d.next = self.inv_lo.q.val();
@@ -2247,9 +2262,9 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         // of stage 1 writes now replaced by that fill's word; no sweep step
         // is in stage R with it).
         self.mh0.next = self.sr_hpre.q.val() & self.hkey0.val() & !self.hset.val();
-        for g in 0..4 {
+        for g in 0..8 {
             if self.nmq[g].val() {
-                self.mh0.next = self.mh0.val() | (self.hset.val() & self.quarter[g].val());
+                self.mh0.next = self.mh0.val() | (self.hset.val() & self.eighth[g].val());
             }
         }
         self.s1_mh.d.next = self.mh0.val();

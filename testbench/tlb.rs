@@ -850,45 +850,52 @@ fn tlb_lookup_result_arrives_four_clocks_later_one_per_clock() {
 }
 
 #[test]
-fn tlb_refuses_lookups_for_at_most_one_clock_per_fill() {
+fn tlb_refuses_lookups_for_one_clock_per_fill_two_per_huge_fill() {
     let mut b = small();
-    // Under a lookup every clock, each fill costs one refused clock.
-    let mut fills = 0;
-    let mut refused = 0;
-    let f = |k: u64| MR_A.page(k * KIB4, SIZE_4K, k, true);
-    let mut pending = Some(f(0));
-    for c in 0..200u64 {
-        let off = (c % 7) * KIB4;
-        let mut ins = TlbIns {
-            lk_valid: true,
-            lk_mr: MR_A.idx,
-            lk_va: MR_A.va(off),
-            ..Default::default()
-        };
-        if let Some(p) = pending {
-            let fi = fill_ins(&p);
-            ins.fill_valid = true;
-            ins.fill_mr = fi.fill_mr;
-            ins.fill_va = fi.fill_va;
-            ins.fill_off = fi.fill_off;
-            ins.fill_ppn = fi.fill_ppn;
-            ins.fill_size = fi.fill_size;
+    // Under a lookup every clock, each 4 KiB fill costs one refused clock
+    // and each huge fill two (the clock it takes, and the next).
+    // (The huge fills are MR_B's, so that no lookup of MR_A hits both a
+    // huge and a 4 KiB entry.)
+    for (mr, size, unit, cost) in [(&MR_A, SIZE_4K, KIB4, 1), (&MR_B, SIZE_2M, MIB2, 2)] {
+        let mut fills = 0;
+        let mut refused = 0;
+        let f = |k: u64| mr.page((k % 5) * unit, size, k, true);
+        let mut pending = Some(f(0));
+        for c in 0..200u64 {
+            let off = (c % 7) * KIB4;
+            let mut ins = TlbIns {
+                lk_valid: true,
+                lk_mr: MR_A.idx,
+                lk_va: MR_A.va(off),
+                ..Default::default()
+            };
+            if let Some(p) = pending {
+                let fi = fill_ins(&p);
+                ins.fill_valid = true;
+                ins.fill_mr = fi.fill_mr;
+                ins.fill_va = fi.fill_va;
+                ins.fill_off = fi.fill_off;
+                ins.fill_ppn = fi.fill_ppn;
+                ins.fill_size = fi.fill_size;
+            }
+            let o = b.step(ins, off);
+            if !o.ready {
+                refused += 1;
+            }
+            if o.fill_ready && pending.is_some() {
+                fills += 1;
+                pending = (fills < 20).then(|| f(fills));
+            }
         }
-        let o = b.step(ins, off);
-        if !o.ready {
-            refused += 1;
-        }
-        if o.fill_ready && pending.is_some() {
-            fills += 1;
-            pending = (fills < 20).then(|| f(fills));
-        }
+        assert_eq!(fills, 20, "size code {size}");
+        assert_eq!(refused, 20 * cost, "size code {size}");
+        b.idle(4);
     }
-    assert_eq!(fills, 20);
-    assert_eq!(refused, 20);
-    // With idle clocks between lookups, fills take them: none refused.
+    // With idle clocks between lookups, a 4 KiB fill takes one of them:
+    // none refused. A huge fill refuses the clock after its own.
     let mut refused = 0;
     for k in 0..20u64 {
-        b.offer_fill(f(100 + k));
+        b.offer_fill(MR_A.page((100 + k) * KIB4, SIZE_4K, 100 + k, true));
         for c in 0..6u64 {
             let o = if c % 2 == 0 {
                 b.step(TlbIns::default(), 0)
@@ -907,6 +914,27 @@ fn tlb_refuses_lookups_for_at_most_one_clock_per_fill() {
         }
     }
     assert_eq!(refused, 0);
+    let mut refused = 0;
+    for k in 0..20u64 {
+        b.offer_fill(MR_B.page((k % 5) * MIB2, SIZE_2M, 200 + k, true));
+        for c in 0..6u64 {
+            let o = if c % 2 == 0 {
+                b.step(TlbIns::default(), 0)
+            } else {
+                b.step(
+                    TlbIns {
+                        lk_valid: true,
+                        lk_mr: MR_A.idx,
+                        lk_va: MR_A.va(0),
+                        ..Default::default()
+                    },
+                    0,
+                )
+            };
+            refused += !o.ready as u32;
+        }
+    }
+    assert_eq!(refused, 20);
 }
 
 #[test]

@@ -636,6 +636,10 @@ pub struct Translator<
     // synthesis, placed at the walker's compare instead of at the TLB's
     // fill.
     dp_mr: DFF<Bits<8>>,
+    // The TLB took a huge fill (2 MiB or 1 GiB) in the clock before: it
+    // issues that fill now and refuses the next clock's lookup, the one an
+    // issue now would give it.
+    hf_acc: DFF<Bit>,
     dp_off: DFF<Bits<64>>,
     dp_size: DFF<Bits<2>>,
     dr_stale: DFF<Bit>,
@@ -1060,6 +1064,7 @@ impl<
             dr_ppn: Default::default(),
             dr_size: Default::default(),
             dp_mr: Default::default(),
+            hf_acc: Default::default(),
             dp_off: Default::default(),
             dp_size: Default::default(),
             dr_w: Default::default(),
@@ -1322,6 +1327,7 @@ impl<
             dr_size,
             dr_w,
             dp_mr,
+            hf_acc,
             dp_off,
             dp_size,
             dr_stale,
@@ -1454,8 +1460,10 @@ impl<
                 | ((self.out_fifo.count.val() == 2) & (!self.rsp6_valid.q.val())))
             // A fill offered blocks the issue whether or not the TLB takes
             // it (it refuses one only in an invalidation's last step), so
-            // the issue does not wait for the TLB's `fill_ready`.
+            // the issue does not wait for the TLB's `fill_ready`; a huge
+            // fill taken blocks the next clock's too (`hf_acc`).
             & (!self.tlb.fill_valid.val())
+            & (!self.hf_acc.q.val())
             & (!(self.inv.valid.val() & self.inv.ready.val()));
         // Lookups of new requests in flight, each of which may still take a
         // slot (a crossing request counts twice: conservative).
@@ -2464,6 +2472,10 @@ impl<
         self.rl_absent.d.next = (self.dr_status.q.val() == 1) & (!self.dr_stale.q.val());
         self.rl_w.d.next = self.dr_w.q.val();
         self.tlb.fill_valid.next = self.w_fill.val();
+        // dr_size 1, 2 = page_size::SIZE_2M, SIZE_1G
+        self.hf_acc.d.next = self.w_fill.val()
+            & self.tlb.fill_ready.val()
+            & ((self.dr_size.q.val() == 1) | (self.dr_size.q.val() == 2));
         self.tlb.fill_mr.next = self.dr_mr.q.val().get_bits::<MR_BITS>(0);
         self.tlb.fill_va.next = self.walk_va[0].q.val();
         for i in 0..8 {
@@ -2628,6 +2640,7 @@ impl<
             for j in 0..5 {
                 self.b_pend_kx[j].d.next = false;
             }
+            self.hf_acc.d.next = false;
             self.rp0_valid.d.next = false;
             self.rp1_valid.d.next = false;
             self.prev_alloc.d.next = false;

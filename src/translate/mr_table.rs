@@ -242,6 +242,12 @@ pub struct MrTable<const IDX_BITS: usize> {
     off_new: Signal<Local, Bits<64>>,
     lo_ok: Signal<Local, Bit>,
     hi_ok: Signal<Local, Bit>,
+    lo_gt_h: Signal<Local, Bit>,
+    lo_eq_h: Signal<Local, Bit>,
+    lo_ge_l: Signal<Local, Bit>,
+    hi_lt_h: Signal<Local, Bit>,
+    hi_eq_h: Signal<Local, Bit>,
+    hi_le_l: Signal<Local, Bit>,
     acc_ok: Signal<Local, Bit>,
     live: Signal<Local, Bit>,
     pre_ok: Signal<Local, Bit>,
@@ -344,6 +350,12 @@ impl<const IDX_BITS: usize> MrTable<IDX_BITS> {
             off_new: Default::default(),
             lo_ok: Default::default(),
             hi_ok: Default::default(),
+            lo_gt_h: Default::default(),
+            lo_eq_h: Default::default(),
+            lo_ge_l: Default::default(),
+            hi_lt_h: Default::default(),
+            hi_eq_h: Default::default(),
+            hi_le_l: Default::default(),
             acc_ok: Default::default(),
             live: Default::default(),
             pre_ok: Default::default(),
@@ -544,8 +556,23 @@ impl<const IDX_BITS: usize> Logic for MrTable<IDX_BITS> {
         self.m_base.next = (bit_cast::<64, 52>(self.m_base_page_s1.q.val()) << 12)
             | bit_cast::<64, 12>(self.m_chk_s1.q.val().get_bits::<12>(27));
         self.off_hi.next = self.va_s1.q.val().get_bits::<52>(12) - self.m_base_page_s1.q.val();
-        self.lo_ok.next = self.va_s1.q.val() >= self.m_base.val();
-        self.hi_ok.next = self.va_end_s1.q.val() <= self.m_end_s1.q.val();
+        // The two bound compares in halves side by side (bits 31:0 and
+        // the rest), each a carry chain of half the length, joined by one
+        // gate: `va >= base` and `va + len <= end`.
+        self.lo_gt_h.next =
+            self.va_s1.q.val().get_bits::<32>(32) > self.m_base.val().get_bits::<32>(32);
+        self.lo_eq_h.next =
+            self.va_s1.q.val().get_bits::<32>(32) == self.m_base.val().get_bits::<32>(32);
+        self.lo_ge_l.next =
+            self.va_s1.q.val().get_bits::<32>(0) >= self.m_base.val().get_bits::<32>(0);
+        self.lo_ok.next = self.lo_gt_h.val() | (self.lo_eq_h.val() & self.lo_ge_l.val());
+        self.hi_lt_h.next =
+            self.va_end_s1.q.val().get_bits::<33>(32) < self.m_end_s1.q.val().get_bits::<33>(32);
+        self.hi_eq_h.next =
+            self.va_end_s1.q.val().get_bits::<33>(32) == self.m_end_s1.q.val().get_bits::<33>(32);
+        self.hi_le_l.next =
+            self.va_end_s1.q.val().get_bits::<32>(0) <= self.m_end_s1.q.val().get_bits::<32>(0);
+        self.hi_ok.next = self.hi_lt_h.val() | (self.hi_eq_h.val() & self.hi_le_l.val());
         self.acc_ok.next = true;
         if self.op_s1.q.val() == 0 {
             // = op::REMOTE_WRITE

@@ -364,18 +364,10 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     // invalidation current in stage R covers it (the holding register is
     // freed in stage R).
     f1_entry: DFF<Bits<128>>,
-    // f1_entry's huge key bits (word bits 78 to 121) again, for the
-    // compare with the lookup of stage R (`nmq`): f1_entry fans out to
-    // every huge entry's write, this copy only to the four compares. It
-    // loads only for a fill in stage R (f1_entry loads every clock), which
-    // keeps the two apart in synthesis; the compare counts only for a
-    // fill in stage 1, when the two hold the same bits.
-    f1_hk: DFF<Bits<44>>,
-    // f1_entry's huge key and size bits and its MR once more, for the
+    // f1_entry's huge key and size bits and its MR again, for the
     // invalidation's coverage of the word a fill writes (`clre`): loaded
-    // for a fill in stage R or in stage 1 (an enable unlike f1_entry's and
-    // f1_hk's, which keeps the copies apart), counted only for a fill in
-    // stage 1.
+    // for a fill in stage R or in stage 1 (an enable unlike f1_entry's,
+    // which keeps the copies apart), counted only for a fill in stage 1.
     f1_ck: DFF<Bits<44>>,
     f1_cmr: DFF<Bits<MR_BITS>>,
     f1_4k: DFF<Bit>,
@@ -394,19 +386,18 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     s1i_inv_hi: DFF<Bits<52>>,
     s1i_inv_empty: DFF<Bit>,
     // The huge keys are compared with lk_off in stage R, a clock before
-    // stage 1, and merged there with the valid bits and the entry the fill
-    // of stage 1 writes at the end of that clock: s1_mh is the lookup's
-    // match vector. s1_wr_oh is that written entry (one-hot or zero).
+    // stage 1, and merged there with the valid bits: s1_mh is the lookup's
+    // match vector. No lookup is in stage R while a huge fill is in stage
+    // 1 (`ready` is low in the clock after a huge fill's issue), so no
+    // entry changes under the compare. s1_wr_oh is the entry the fill of
+    // stage 1 writes (one-hot or zero).
     s1_mh: DFF<Bits<HUGE>>,
     s1_wr_oh: DFF<Bits<HUGE>>,
     // The lookup's MR against every huge entry, and the entries' valid
     // bits, as stage R sees them (compared in stage 0, corrected for the
     // entry the fill of stage 1 writes and the entries the last sweep step
     // clears at the end of stage 0): stage R compares the off key only.
-    // sr_nmr: the lookup's MR against the MR of the fill in stage R at
-    // stage 0 (that fill's word is f1_entry when the lookup is in stage R).
     sr_hpre: DFF<Bits<HUGE>>,
-    sr_nmr: DFF<Bit>,
     // The huge entry the fill of stage R will write in stage 1 (index and
     // one-hot), chosen in stage R: the entries and their valid bits cannot
     // change at the end of a fill's stage R (no fill and no last sweep step
@@ -612,8 +603,6 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     hv_next: Signal<Local, Bits<HUGE>>,
     sr_opq: [Signal<Local, Bits<52>>; 4],
     hkq: [Signal<Local, Bits<HUGE>>; 4],
-    sr_ope: [Signal<Local, Bits<52>>; 8],
-    nmq: [Signal<Local, Bit>; 8],
     dup_oh: Signal<Local, Bits<HUGE>>,
     inv_oh: Signal<Local, Bits<HUGE>>,
     toh_n: Signal<Local, Bits<HUGE>>,
@@ -792,7 +781,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             rr_way: std::array::from_fn(|_| Default::default()),
             rr_meta: Default::default(),
             f1_entry: Default::default(),
-            f1_hk: Default::default(),
             f1_ck: Default::default(),
             f1_cmr: Default::default(),
             f1_4k: Default::default(),
@@ -807,7 +795,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             s1_mh: Default::default(),
             s1_wr_oh: Default::default(),
             sr_hpre: Default::default(),
-            sr_nmr: Default::default(),
             f1_tidx: Default::default(),
             f1_hs: Default::default(),
             f1_ah: Default::default(),
@@ -966,8 +953,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             hv_next: Default::default(),
             sr_opq: Default::default(),
             hkq: Default::default(),
-            sr_ope: Default::default(),
-            nmq: Default::default(),
             dup_oh: Default::default(),
             inv_oh: Default::default(),
             toh_n: Default::default(),
@@ -1086,7 +1071,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             hp0_r,
             rr_meta,
             f1_entry,
-            f1_hk,
             f1_ck,
             f1_cmr,
             f1_4k,
@@ -1101,7 +1085,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             s1_mh,
             s1_wr_oh,
             sr_hpre,
-            sr_nmr,
             f1_tidx,
             f1_hs,
             f1_ah,
@@ -1200,6 +1183,7 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         // Priority: reset sweep, lookup, pending fill, invalidation sweep.
         // ---------------------------------------------------------------
         self.fq_pending.next = self.fq_valid.q.val() && !self.fq_issued.q.val();
+        self.fill_huge.next = (self.fq_size.q.val() == 1) || (self.fq_size.q.val() == 2); // = page_size::SIZE_2M, page_size::SIZE_1G
         self.fill_blocked.next = false;
         self.issue_lk.next = false;
         self.issue_fill.next = false;
@@ -1220,9 +1204,15 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
                 self.issue_fill.next = self.fq_pending.val() && !self.issue_lk.val();
                 self.inv_accept.next = self.inv.valid.val();
                 // A pending fill that lost this clock to a lookup gets the
-                // next one: refuse lookups for a clock.
+                // next one: refuse lookups for a clock. A huge fill issued
+                // now refuses the next clock's lookup too, so that no
+                // lookup is in stage R while the fill writes its entry in
+                // stage 1 (the lookup's huge compare then reads settled
+                // entries only).
                 self.fill_blocked.next = self.fq_pending.val() && !self.issue_fill.val();
-                self.ready_r.d.next = !self.inv.valid.val() && !self.fill_blocked.val();
+                self.ready_r.d.next = !(self.inv.valid.val()
+                    || self.fill_blocked.val()
+                    || (self.issue_fill.val() && self.fill_huge.val()));
                 if self.inv.valid.val() {
                     self.state.d.next = TlbState::Inv;
                     // A fill offered now but not taken was computed before
@@ -1316,10 +1306,7 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         // 0, sr_hpre). key[51:18] at word bit 87, key[17:9] at word
         // bit 78. Each quarter of the entries compares against a copy of
         // its own (the quarter masks below; synthesis removes the compares
-        // they leave unused). The fill in stage 1 compares against them
-        // once for each eighth of the entries (nmq[g]: the entry it
-        // writes, in eighth g), so that each result reaches four or five
-        // entries' matches.
+        // they leave unused).
         self.sr_opq[0].next = self.lk_off.val().get_bits::<52>(12);
         self.sr_opq[1].next = self.lk_off_q1.val().get_bits::<52>(12);
         self.sr_opq[2].next = self.lk_off_q2.val().get_bits::<52>(12);
@@ -1339,23 +1326,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
                 );
             }
             self.hkey0.next = self.hkey0.val() | (self.hkq[g].val() & self.quarter[g].val());
-        }
-        // Eighths 2g and 2g + 1 against offset copy g.
-        self.sr_ope[0].next = self.sr_opq[0].val();
-        self.sr_ope[1].next = self.sr_opq[0].val();
-        self.sr_ope[2].next = self.sr_opq[1].val();
-        self.sr_ope[3].next = self.sr_opq[1].val();
-        self.sr_ope[4].next = self.sr_opq[2].val();
-        self.sr_ope[5].next = self.sr_opq[2].val();
-        self.sr_ope[6].next = self.sr_opq[3].val();
-        self.sr_ope[7].next = self.sr_opq[3].val();
-        for g in 0..8 {
-            self.nmq[g].next = self.sr_nmr.q.val()
-                && (self.f1_hk.q.val().get_bits::<34>(9)
-                    == self.sr_ope[g].val().get_bits::<34>(18))
-                && (self.f1_hk.q.val().get_bit(43)
-                    || (self.f1_hk.q.val().get_bits::<9>(0)
-                        == self.sr_ope[g].val().get_bits::<9>(9)));
         }
         self.s1i_inv_kind.d.next = self.inv_kind_r.q.val();
         self.s1i_inv_lo.d.next = self.inv_lo.q.val();
@@ -1755,7 +1725,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         // The fill's own fields (stage R: the holding register is still
         // full), for its word and its coverage check.
         self.fill_4k.next = self.fq_size.q.val() == 0; // = page_size::SIZE_4K
-        self.fill_huge.next = (self.fq_size.q.val() == 1) || (self.fq_size.q.val() == 2); // = page_size::SIZE_2M, page_size::SIZE_1G
         self.fill_gig.next = self.fq_size.q.val() == 2; // = page_size::SIZE_1G
         self.fill_key.next = self.fq_opn.q.val() & self.key_mask_2m.val();
         if self.fill_gig.val() {
@@ -2138,9 +2107,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         }
         self.new_entry.next = self.new_entry.val().replace_bit(52, self.fq_w.q.val());
         self.f1_entry.d.next = self.new_entry.val();
-        if self.sr_fill.q.val() {
-            self.f1_hk.d.next = self.new_entry.val().get_bits::<44>(78);
-        }
         if self.sr_fill.q.val() | self.s1_fill.q.val() {
             self.f1_ck.d.next = self.new_entry.val().get_bits::<44>(78);
             self.f1_cmr.d.next = self.new_entry.val().get_bits::<MR_BITS>(53);
@@ -2254,19 +2220,10 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.hmr0.next = self.hmr0.val() | self.hset.val();
         }
         self.sr_hpre.d.next = self.hmr0.val() & self.hv_next.val();
-        // The fill in stage R now is in stage 1 with the lookup's stage R:
-        // its word's MR is fq_mr.
-        self.sr_nmr.d.next = self.fq_mr.q.val() == self.lk_mr.val();
         // A lookup in stage R: its huge matches as stage 1 will see them
-        // (the valid bits and MR matches from stage 0; the entry the fill
-        // of stage 1 writes now replaced by that fill's word; no sweep step
-        // is in stage R with it).
-        self.mh0.next = self.sr_hpre.q.val() & self.hkey0.val() & !self.hset.val();
-        for g in 0..8 {
-            if self.nmq[g].val() {
-                self.mh0.next = self.mh0.val() | (self.hset.val() & self.eighth[g].val());
-            }
-        }
+        // (the valid bits and MR matches from stage 0; no huge fill is in
+        // stage 1 and no sweep step in stage R with it).
+        self.mh0.next = self.sr_hpre.q.val() & self.hkey0.val();
         self.s1_mh.d.next = self.mh0.val();
 
         // Synchronous reset of every control register (the RAM contents

@@ -429,7 +429,9 @@ enum Stage1 {
 /// - An accepted fill waits in a one-entry holding register; it is issued
 ///   in the first later clock in which no lookup is issued and takes effect
 ///   in the clock after. If a lookup took the clock it wanted, `ready` is
-///   low in the next clock. `fill_ready` is low while the register is full.
+///   low in the next clock; in the clock after a huge fill's issue (2 MiB
+///   or 1 GiB) it is low as well. `fill_ready` is low while the register
+///   is full.
 /// - An accepted invalidation: `ready` low from the next clock, which
 ///   issues no step (the prep clock: a pending fill may be issued in it),
 ///   a pending fill first, then one step per clock in the order of [`TlbRef::sweep`]
@@ -681,7 +683,11 @@ impl TlbRef {
                     self.fq_issued = true;
                 }
                 let fill_blocked = fq_pending && !issue_fill;
-                self.ready = !ins.inv_valid && !fill_blocked;
+                let huge_issued = issue_fill
+                    && self
+                        .fq
+                        .is_some_and(|f| f.size == SIZE_2M || f.size == SIZE_1G);
+                self.ready = !ins.inv_valid && !fill_blocked && !huge_issued;
                 if ins.inv_valid {
                     let inv = Inv {
                         kind: ins.inv_kind,

@@ -893,48 +893,34 @@ fn tlb_refuses_lookups_for_one_clock_per_fill_two_per_huge_fill() {
     }
     // With idle clocks between lookups, a 4 KiB fill takes one of them:
     // none refused. A huge fill refuses the clock after its own.
-    let mut refused = 0;
-    for k in 0..20u64 {
-        b.offer_fill(MR_A.page((100 + k) * KIB4, SIZE_4K, 100 + k, true));
-        for c in 0..6u64 {
-            let o = if c % 2 == 0 {
-                b.step(TlbIns::default(), 0)
-            } else {
-                b.step(
-                    TlbIns {
-                        lk_valid: true,
-                        lk_mr: MR_A.idx,
-                        lk_va: MR_A.va(0),
-                        ..Default::default()
-                    },
-                    0,
-                )
-            };
-            refused += !o.ready as u32;
+    type FillOf = fn(u64) -> Fill;
+    let cases: [(FillOf, u32); 2] = [
+        (|k| MR_A.page((100 + k) * KIB4, SIZE_4K, 100 + k, true), 0),
+        (|k| MR_B.page((k % 5) * MIB2, SIZE_2M, 200 + k, true), 20),
+    ];
+    for (fill, want) in cases {
+        let mut refused = 0;
+        for k in 0..20u64 {
+            b.offer_fill(fill(k));
+            for c in 0..6u64 {
+                let o = if c % 2 == 0 {
+                    b.step(TlbIns::default(), 0)
+                } else {
+                    b.step(
+                        TlbIns {
+                            lk_valid: true,
+                            lk_mr: MR_A.idx,
+                            lk_va: MR_A.va(0),
+                            ..Default::default()
+                        },
+                        0,
+                    )
+                };
+                refused += !o.ready as u32;
+            }
         }
+        assert_eq!(refused, want);
     }
-    assert_eq!(refused, 0);
-    let mut refused = 0;
-    for k in 0..20u64 {
-        b.offer_fill(MR_B.page((k % 5) * MIB2, SIZE_2M, 200 + k, true));
-        for c in 0..6u64 {
-            let o = if c % 2 == 0 {
-                b.step(TlbIns::default(), 0)
-            } else {
-                b.step(
-                    TlbIns {
-                        lk_valid: true,
-                        lk_mr: MR_A.idx,
-                        lk_va: MR_A.va(0),
-                        ..Default::default()
-                    },
-                    0,
-                )
-            };
-            refused += !o.ready as u32;
-        }
-    }
-    assert_eq!(refused, 20);
 }
 
 #[test]

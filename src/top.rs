@@ -6,6 +6,7 @@ use crate::common::interfaces::{
     AxiLiteSlave, AxiMaster, AxiReadMaster, AxiWriteMaster, DoneIn, MrStateOut, MrWriteOut, NakOut,
     WakeOut, XReqIn, XRspOut,
 };
+use crate::common::reset::ResetCopy;
 use crate::control::command::CommandUnit;
 use crate::control::inval::InvalUnit;
 use crate::control::mr_waiters::MrWaiters;
@@ -44,7 +45,9 @@ pub struct OdpMmu<
 > {
     /// Core clock.
     pub clk: Signal<In, Clock>,
-    /// Synchronous active-high reset.
+    /// Synchronous active-high reset. Registered: the core acts on it one
+    /// clock later, every block in the same clock, as if it had come then
+    /// (the translator through its own registered copies).
     pub rst: Signal<In, Bit>,
 
     /// Translation requests (`s_xreq_*`, SPEC section 2).
@@ -72,6 +75,18 @@ pub struct OdpMmu<
     /// Level interrupt: unconsumed events and interrupts enabled.
     pub irq: Signal<Out, Bit>,
 
+    // `rst`, registered: one copy per block (`ResetCopy`) and one for the
+    // top's own registers; the translator registers its `rst` itself.
+    rs_csr: ResetCopy,
+    rs_cmd: ResetCopy,
+    rs_iv: ResetCopy,
+    rs_mw: ResetCopy,
+    rs_fq: ResetCopy,
+    rs_eq: ResetCopy,
+    rs_qr: ResetCopy,
+    rs_rt: ResetCopy,
+    rs_pf: ResetCopy,
+    rs_top: ResetCopy,
     csr: CsrRegs,
     cmd: CommandUnit<MR_BITS>,
     iv: InvalUnit<MR_BITS>,
@@ -207,6 +222,16 @@ impl<
             m_axi: Default::default(),
             s_axil: Default::default(),
             irq: Default::default(),
+            rs_csr: Default::default(),
+            rs_cmd: Default::default(),
+            rs_iv: Default::default(),
+            rs_mw: Default::default(),
+            rs_fq: Default::default(),
+            rs_eq: Default::default(),
+            rs_qr: Default::default(),
+            rs_rt: Default::default(),
+            rs_pf: Default::default(),
+            rs_top: Default::default(),
             csr: CsrRegs::new(&CsrCaps::from_params(params)),
             cmd: CommandUnit::new(),
             iv: InvalUnit::new(),
@@ -308,19 +333,51 @@ impl<
         self.fence.d.next = self.fence.q.val();
         self.fence_set.clock.next = self.clk.val();
         self.fence_set.d.next = self.fence_set.q.val();
-        self.csr.rst.next = self.rst.val();
-        self.cmd.rst.next = self.rst.val();
-        self.iv.rst.next = self.rst.val();
-        self.mw.rst.next = self.rst.val();
+        clock!(self, clk, rs_csr, rs_cmd, rs_iv, rs_mw, rs_fq, rs_eq, rs_qr, rs_rt, rs_pf, rs_top);
+        self.rs_csr.rst.next = self.rst.val();
+        self.rs_cmd.rst.next = self.rst.val();
+        self.rs_iv.rst.next = self.rst.val();
+        self.rs_mw.rst.next = self.rst.val();
+        self.rs_fq.rst.next = self.rst.val();
+        self.rs_eq.rst.next = self.rst.val();
+        self.rs_qr.rst.next = self.rst.val();
+        self.rs_rt.rst.next = self.rst.val();
+        self.rs_pf.rst.next = self.rst.val();
+        self.rs_top.rst.next = self.rst.val();
+        self.csr.rst.next = self.rs_csr.q.val();
+        self.cmd.rst.next = self.rs_cmd.q.val();
+        self.iv.rst.next = self.rs_iv.q.val();
+        self.mw.rst.next = self.rs_mw.q.val();
         self.xl.rst.next = self.rst.val();
-        self.fq.rst.next = self.rst.val();
-        self.eq.rst.next = self.rst.val();
-        self.qr.rst.next = self.rst.val();
-        self.rt.rst.next = self.rst.val();
-        self.pf.rst.next = self.rst.val();
+        self.fq.rst.next = self.rs_fq.q.val();
+        self.eq.rst.next = self.rs_eq.q.val();
+        self.qr.rst.next = self.rs_qr.q.val();
+        self.rt.rst.next = self.rs_rt.q.val();
+        self.pf.rst.next = self.rs_pf.q.val();
 
-        // ---- AXI4-Lite: the CSR block.
-        AxiLiteSlave::link(&mut self.s_axil, &mut self.csr.s_axil);
+        // ---- AXI4-Lite: the CSR block. No address or data is taken in
+        // the CSR block's reset clock (the clock after `rst`), where the
+        // reset would drop it: a driver that starts right after `rst` is
+        // held a clock instead of losing its first access.
+        self.csr.s_axil.awaddr.next = self.s_axil.awaddr.val();
+        self.csr.s_axil.awprot.next = self.s_axil.awprot.val();
+        self.csr.s_axil.wdata.next = self.s_axil.wdata.val();
+        self.csr.s_axil.wstrb.next = self.s_axil.wstrb.val();
+        self.csr.s_axil.bready.next = self.s_axil.bready.val();
+        self.csr.s_axil.araddr.next = self.s_axil.araddr.val();
+        self.csr.s_axil.arprot.next = self.s_axil.arprot.val();
+        self.csr.s_axil.rready.next = self.s_axil.rready.val();
+        self.s_axil.bresp.next = self.csr.s_axil.bresp.val();
+        self.s_axil.bvalid.next = self.csr.s_axil.bvalid.val();
+        self.s_axil.rdata.next = self.csr.s_axil.rdata.val();
+        self.s_axil.rresp.next = self.csr.s_axil.rresp.val();
+        self.s_axil.rvalid.next = self.csr.s_axil.rvalid.val();
+        self.csr.s_axil.awvalid.next = self.s_axil.awvalid.val() & (!self.rs_csr.q.val());
+        self.csr.s_axil.wvalid.next = self.s_axil.wvalid.val() & (!self.rs_csr.q.val());
+        self.csr.s_axil.arvalid.next = self.s_axil.arvalid.val() & (!self.rs_csr.q.val());
+        self.s_axil.awready.next = self.csr.s_axil.awready.val() & (!self.rs_csr.q.val());
+        self.s_axil.wready.next = self.csr.s_axil.wready.val() & (!self.rs_csr.q.val());
+        self.s_axil.arready.next = self.csr.s_axil.arready.val() & (!self.rs_csr.q.val());
 
         // ---- Commands: CSR doorbell -> command unit -> MR table.
         self.cmd.ready.next = self.xl.ready.val() & self.fq.ready.val() & self.mw.ready.val();
@@ -551,7 +608,7 @@ impl<
                 }
             }
         }
-        if self.rst.val() {
+        if self.rs_top.q.val() {
             self.ev_sel.d.next = 0.into();
         }
         self.eq.eq_base.next = (bit_cast::<64, 32>(self.csr.eq_base_hi.val()) << 32)
@@ -664,16 +721,17 @@ impl<
             self.m_wake.qpn.next = self.mw.m_wake_qpn.val();
         }
         self.mw.m_wake_ready.next = self.mw_wake_go.val() & self.m_wake.ready.val();
-        self.wk_mw.d.next = self.mw_wake_go.val() & (!self.m_wake.ready.val()) & (!self.rst.val());
+        self.wk_mw.d.next =
+            self.mw_wake_go.val() & (!self.m_wake.ready.val()) & (!self.rs_top.q.val());
         self.fq.m_note_ready.next = (self.fq_wake_go.val() & self.m_wake.ready.val())
             | (self.note_cmd.val() & self.qr.s_qpcmd_ready.val() & (!self.fq.m_note_wake.val()));
         if self.note_cmd.val() & self.qr.s_qpcmd_ready.val() & self.fq.m_note_wake.val() {
             self.note_err_done.d.next = true;
         }
-        if (self.fq_wake_go.val() & self.m_wake.ready.val()) | self.rst.val() {
+        if (self.fq_wake_go.val() & self.m_wake.ready.val()) | self.rs_top.q.val() {
             self.note_err_done.d.next = false;
         }
-        if self.fq.m_note_ready.val() | self.rst.val() {
+        if self.fq.m_note_ready.val() | self.rs_top.q.val() {
             self.fence_set.d.next = false;
         }
 
@@ -689,7 +747,7 @@ impl<
         if self.rsp_last_beat.val() {
             self.rsp_popped.d.next = self.rsp_popped.q.val() + 1;
         }
-        if self.rst.val() {
+        if self.rs_top.q.val() {
             self.rsp_pushed.d.next = 0.into();
             self.rsp_popped.d.next = 0.into();
         }
@@ -738,7 +796,7 @@ impl<
         if (!self.fq.cnt_waiting.val()) & (!self.mw.cnt_join.val()) & self.wake_fire.val() {
             self.stalled_now.d.next = self.stalled_now.q.val() - 1;
         }
-        if self.rst.val() {
+        if self.rs_top.q.val() {
             self.stalled_now.d.next = 0.into();
         }
         self.csr.ctr_qps_stalled_now_value.next = self.stalled_now.q.val();

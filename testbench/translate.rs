@@ -2017,3 +2017,206 @@ fn a_stalled_output_takes_exactly_eight_requests_and_loses_none() {
         "a request is taken once the output has drained"
     );
 }
+
+// ---------------------------------------------------------------------------
+// Directed: the registered reset
+// ---------------------------------------------------------------------------
+
+/// Clocks from a `rst` clock to the first clock `ready` is high again on
+/// [`Small`]: the translator acts on `rst` one clock later (1), the MR
+/// table then clears its 2^3 entries (the TLB's 4 sets take less), and
+/// `ready` is its register (1).
+const SMALL_RESET_TO_READY: u64 = 1 + 8 + 1;
+
+/// The translator registers `rst`: a reset in clock r is acted on in clock
+/// r+1, which refuses requests; from r+2 on nothing that was in flight
+/// comes out (answers in the output FIFO, a walk on the bus, a fault
+/// report held by its consumer), `ready` is low until the MR table and the
+/// TLB are cleared, as many clocks after the reset as after power-up, and
+/// then the MR written before answers ACCESS_ERR and, written again, walks
+/// its page again (the TLB forgot it).
+#[test]
+fn a_reset_is_acted_on_one_clock_later_and_drops_everything_in_flight() {
+    use PageSize::*;
+    let base = 0x20_0000u64;
+    // Page 0 mapped, page 1 missing.
+    let mut w = world_with(vec![(mr(base, 0x2000, 1), vec![(0, Size4K, 0x700, true)])]);
+    let mut be = Backend::verilated(Small::new(QPS as usize), "translator_small");
+    let reads = std::cell::Cell::new(0u64);
+    let clock = std::cell::Cell::new(0u64);
+    let mut step = |w: &mut World, i: Inputs| -> Outputs {
+        let mut i = i;
+        i.axi = w.mem.outputs();
+        let o = be.settle(&i);
+        assert!(!o.overflow, "clock {}: output FIFO overflow", clock.get());
+        if let (Some(_), true) = (o.ar, i.axi.arready) {
+            reads.set(reads.get() + 1);
+        }
+        w.mem.edge(&read_master(&o));
+        be.tick();
+        clock.set(clock.get() + 1);
+        o
+    };
+    let idle = Inputs::default();
+    let with_rst = Inputs {
+        rst: true,
+        ..Inputs::default()
+    };
+    // Power-up: rst in clocks 0 and 1.
+    step(&mut w, with_rst);
+    step(&mut w, with_rst);
+    let mut up = 2;
+    while !step(&mut w, idle).ready {
+        up += 1;
+        assert!(up < 100, "not ready after power-up");
+    }
+    assert_eq!(
+        up - 1,
+        SMALL_RESET_TO_READY,
+        "power-up: clocks from the last rst to ready"
+    );
+    let write_mrs = |w: &mut World, step: &mut dyn FnMut(&mut World, Inputs) -> Outputs| {
+        for (k, e) in w.mrs.clone().iter().enumerate() {
+            step(
+                w,
+                Inputs {
+                    mr_wr: Some((k as u32, *e)),
+                    ..Inputs::default()
+                },
+            );
+        }
+    };
+    write_mrs(&mut w, &mut step);
+    // One request at a time, answered before the next: `(status, reads)`.
+    let one = |w: &mut World, step: &mut dyn FnMut(&mut World, Inputs) -> Outputs, tag: u8| {
+        let r = local_read(0, base + 0x100, 64);
+        let mut sent = false;
+        for _ in 0..200 {
+            let o = step(
+                w,
+                Inputs {
+                    xreq: (!sent).then_some((tag, r)),
+                    xrsp_ready: true,
+                    flt_ready: true,
+                    ..Inputs::default()
+                },
+            );
+            sent |= o.xreq_ready;
+            if o.xrsp_valid {
+                let (t, st, _, _, last) = o.xrsp;
+                assert_eq!((t, last), (tag, true), "the answer to tag {tag}");
+                return st;
+            }
+        }
+        panic!("tag {tag}: no answer in 200 clocks");
+    };
+    let before = reads.get();
+    assert_eq!(one(&mut w, &mut step, 1), status::OK);
+    assert!(reads.get() > before, "the cold page was not walked");
+    let before = reads.get();
+    assert_eq!(one(&mut w, &mut step, 2), status::OK);
+    assert_eq!(reads.get(), before, "a TLB hit read the page table");
+
+    // In flight at the reset: answers held by a stalled consumer, a walk
+    // of the missing page, a fault report not taken.
+    let mut taken = 0;
+    for k in 0..40 {
+        let va = if taken == 3 { base + 0x1000 } else { base };
+        let o = step(
+            &mut w,
+            Inputs {
+                xreq: (taken < 4).then_some((10 + taken, local_read(0, va, 64))),
+                ..Inputs::default()
+            },
+        );
+        taken += (taken < 4 && o.xreq_ready) as u8;
+        if k == 8 {
+            assert!(o.xrsp_valid, "no answer waiting for the stalled consumer");
+        }
+    }
+    assert_eq!(taken, 4, "requests taken before the reset");
+    // Clock r: rst, with a request offered (if taken, it is dropped too).
+    let r = clock.get();
+    let offer = |tag: u8| Inputs {
+        xreq: Some((tag, local_read(0, base, 64))),
+        ..Inputs::default()
+    };
+    step(
+        &mut w,
+        Inputs {
+            rst: true,
+            ..offer(20)
+        },
+    );
+    // Clock r+1, the translator's reset clock: requests refused.
+    let o = step(&mut w, offer(21));
+    assert!(!o.xreq_ready, "a request was taken in the clock after rst");
+    // From r+2: nothing from before, ready low until the tables are clear.
+    let mut rise = None;
+    for _ in 0..100 {
+        let c = clock.get();
+        let o = step(
+            &mut w,
+            Inputs {
+                xrsp_ready: true,
+                flt_ready: true,
+                ..offer(22)
+            },
+        );
+        let ctx = format!("clock r+{}: {o:?}", c - r);
+        assert!(!o.xrsp_valid, "{ctx}: an answer from before the reset");
+        assert!(!o.flt_valid, "{ctx}: a fault report from before the reset");
+        assert!(
+            o.cm.is_none() && o.en.is_none(),
+            "{ctx}: a decision after the reset"
+        );
+        if o.ready {
+            rise = Some(c - r);
+            // Taken in the clock ready rises, if the translator was free.
+            taken = o.xreq_ready as u8;
+            break;
+        }
+        assert!(!o.xreq_ready, "{ctx}: a request taken before ready");
+    }
+    assert_eq!(rise, Some(SMALL_RESET_TO_READY), "clocks from rst to ready");
+    // The MR table forgot the MR, the TLB its page.
+    if taken == 1 {
+        let mut answer = None;
+        for _ in 0..50 {
+            let o = step(
+                &mut w,
+                Inputs {
+                    xrsp_ready: true,
+                    ..Inputs::default()
+                },
+            );
+            if o.xrsp_valid {
+                answer = Some((o.xrsp.0, o.xrsp.1));
+                break;
+            }
+        }
+        assert_eq!(
+            answer,
+            Some((22, status::ACCESS_ERR)),
+            "the request taken at ready"
+        );
+    }
+    assert_eq!(one(&mut w, &mut step, 30), status::ACCESS_ERR);
+    write_mrs(&mut w, &mut step);
+    let before = reads.get();
+    assert_eq!(one(&mut w, &mut step, 31), status::OK);
+    assert!(
+        reads.get() > before,
+        "the page was not walked again after the reset"
+    );
+    // A reset of the idle, ready translator: clock r+1 refuses a request
+    // it would otherwise take (a request taken there would be lost).
+    let o = step(&mut w, idle);
+    assert!(o.ready && o.xreq_ready, "not idle and ready: {o:?}");
+    step(&mut w, with_rst);
+    let o = step(&mut w, offer(40));
+    assert!(
+        !o.xreq_ready,
+        "a request was taken in the idle translator's reset clock"
+    );
+}

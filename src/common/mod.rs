@@ -5,3 +5,4 @@ pub mod interfaces;
 pub mod lowest;
 pub mod lut_ram;
 pub mod plru;
+pub mod reset;

@@ -12,6 +12,7 @@ use crate::common::interfaces::{
 };
 use crate::common::lowest::LowestSet;
 use crate::common::lut_ram::LutRam;
+use crate::common::reset::ResetCopy;
 use crate::translate::mr_table::MrTable;
 use crate::translate::tlb::Tlb;
 use crate::translate::walker::Walker;
@@ -156,6 +157,10 @@ pub struct Translator<
     /// Clock.
     pub clock: Signal<In, Clock>,
     /// Synchronous reset: drops every parked request and clears the tables.
+    /// Registered: the translator acts on it one clock later, as if it had
+    /// come then (the clock after a `rst` clock is the translator's reset
+    /// clock, and `ready` rises one clock later than its blocks' sweeps
+    /// alone would raise it).
     pub rst: Signal<In, Bit>,
     /// High once the reset sweeps of the MR table and the TLB are done.
     pub ready: Signal<Out, Bit>,
@@ -317,6 +322,19 @@ pub struct Translator<
     pub m_pf_valid: Signal<Out, Bit>,
     pub m_pf_status: Signal<Out, Bits<3>>,
 
+    // `rst`, registered: one copy per group of loads (`ResetCopy`), so no
+    // net runs from one register to every reset in the translator. The
+    // MR table, the TLB, the walker, the two output FIFOs, the replay
+    // queue and its head flags, the issue decision, and the state the
+    // `reset` section clears.
+    rs_mr: ResetCopy,
+    rs_tlb: ResetCopy,
+    rs_wk: ResetCopy,
+    rs_of: ResetCopy,
+    rs_ff: ResetCopy,
+    rs_rp: ResetCopy,
+    rs_is: ResetCopy,
+    rs_st: ResetCopy,
     mr: MrTable<MR_BITS>,
     tlb: Tlb<SET_BITS, MR_BITS, HUGE>,
     walker: Walker<WALKS>,
@@ -911,6 +929,14 @@ impl<
             xreq_nofault: Default::default(),
             m_pf_valid: Default::default(),
             m_pf_status: Default::default(),
+            rs_mr: Default::default(),
+            rs_tlb: Default::default(),
+            rs_wk: Default::default(),
+            rs_of: Default::default(),
+            rs_ff: Default::default(),
+            rs_rp: Default::default(),
+            rs_is: Default::default(),
+            rs_st: Default::default(),
             mr: Default::default(),
             tlb: Default::default(),
             walker: Default::default(),
@@ -1396,7 +1422,10 @@ impl<
             self.rp_vl[i].clock.next = self.clock.val();
             self.rp_vl[i].d.next = self.rp_vl[i].q.val();
         }
-        clock!(self, clock, mr, tlb, walker, out_fifo, flt_fifo, rp_q, rp_qs);
+        clock!(
+            self, clock, rs_mr, rs_tlb, rs_wk, rs_of, rs_ff, rs_rp, rs_is, rs_st, mr, tlb, walker,
+            out_fifo, flt_fifo, rp_q, rp_qs
+        );
         self.payload.read_clock.next = self.clock.val();
         self.nf.clock.next = self.clock.val();
         self.pay_x.clock.next = self.clock.val();
@@ -1411,11 +1440,21 @@ impl<
         self.wi_lvl.write_clock.next = self.clock.val();
         self.wi_mr.read_clock.next = self.clock.val();
         self.wi_mr.write_clock.next = self.clock.val();
-        self.mr.rst.next = self.rst.val();
-        self.tlb.rst.next = self.rst.val();
-        self.walker.rst.next = self.rst.val();
-        self.out_fifo.rst.next = self.rst.val();
-        self.flt_fifo.rst.next = self.rst.val();
+        // The translator acts on `rst` one clock later, every part of it
+        // in the same clock.
+        self.rs_mr.rst.next = self.rst.val();
+        self.rs_tlb.rst.next = self.rst.val();
+        self.rs_wk.rst.next = self.rst.val();
+        self.rs_of.rst.next = self.rst.val();
+        self.rs_ff.rst.next = self.rst.val();
+        self.rs_rp.rst.next = self.rst.val();
+        self.rs_is.rst.next = self.rst.val();
+        self.rs_st.rst.next = self.rst.val();
+        self.mr.rst.next = self.rs_mr.q.val();
+        self.tlb.rst.next = self.rs_tlb.q.val();
+        self.walker.rst.next = self.rs_wk.q.val();
+        self.out_fifo.rst.next = self.rs_of.q.val();
+        self.flt_fifo.rst.next = self.rs_ff.q.val();
         self.ready.next = self.mr.ready.val() & self.tlb.ready.val();
 
         // ---- MR writes and TLB invalidation pass through ----
@@ -1454,7 +1493,7 @@ impl<
         // the clock of either.
         self.issue_ok.next = self.mr.ready.val()
             & self.tlb.ready.val()
-            & (!self.rst.val())
+            & (!self.rs_is.q.val())
             & (!self.hold.val())
             & ((self.out_fifo.count.val() <= 1)
                 | ((self.out_fifo.count.val() == 2) & (!self.rsp6_valid.q.val())))
@@ -1703,8 +1742,8 @@ impl<
         // places (registers only), so the push finds room whatever c0 pops
         // in the same clock, and a replay per clock still flows (one each
         // in rp0 and rp1, one at rp_q's head).
-        self.rp_q.rst.next = self.rst.val();
-        self.rp_qs.rst.next = self.rst.val();
+        self.rp_q.rst.next = self.rs_rp.q.val();
+        self.rp_qs.rst.next = self.rs_rp.q.val();
         self.rp_q.push.next = self.rp1_valid.q.val();
         self.rp_qs.push.next = self.rp1_valid.q.val();
         self.rp_q.data_in.next = self.payload.read_data.val();
@@ -1713,20 +1752,21 @@ impl<
         self.rp_qs.pop.next = self.c0_rp.val();
         // Not empty after this clock: a push (never refused: a read starts
         // only with room for it), or a word left after the pop.
-        self.rp_hv_nx.next = (!self.rst.val())
+        self.rp_hv_nx.next = (!self.rs_rp.q.val())
             & (self.rp1_valid.q.val()
                 | (self.rp_q.count.val() > 1)
                 | ((self.rp_q.count.val() == 1) & (!self.c0_rp.val())));
         self.rp_hv.d.next = self.rp_hv_nx.val();
-        if self.rp1_valid.q.val() | self.c0_rp.val() | self.rst.val() {
+        if self.rp1_valid.q.val() | self.c0_rp.val() | self.rs_rp.q.val() {
             self.rp_hv_k.d.next = self.rp_hv_nx.val();
         }
         for j in 0..5 {
-            if self.rp1_valid.q.val() | self.c0_rp.val() | self.rst.val() | self.ix_en[j].val() {
+            if self.rp1_valid.q.val() | self.c0_rp.val() | self.rs_rp.q.val() | self.ix_en[j].val()
+            {
                 self.rp_hv_kx[j].d.next = self.rp_hv_nx.val();
             }
         }
-        if self.rp1_valid.q.val() | self.c0_valid.val() | self.rst.val() {
+        if self.rp1_valid.q.val() | self.c0_valid.val() | self.rs_rp.q.val() {
             self.rp_hv_v.d.next = self.rp_hv_nx.val();
         }
         // The head's MR index for the next clock: after a pop, the second
@@ -2622,7 +2662,7 @@ impl<
         self.mon_tlb_refused.next = self.s1_valid.q.val() & (!self.tlb.ready.val());
 
         // ---- reset ----
-        if self.rst.val() {
+        if self.rs_st.q.val() {
             for i in 0..SLOTS {
                 self.sl_valid[i].d.next = false;
                 self.sl_in_flight[i].d.next = false;

@@ -310,7 +310,7 @@ pub fn pnr_wrapper(top: &str, ports: &[Port], clock_port: &str) -> String {
 /// once per module and, for a hierarchy, once more for the whole design
 /// last; older versions print `<cell type>  <count>` under `Number of cells:`.
 /// The last cell list is the design total in both cases.
-fn parse_stat_cells(stat: &str) -> BTreeMap<String, u64> {
+pub(crate) fn parse_stat_cells(stat: &str) -> BTreeMap<String, u64> {
     let mut cells = BTreeMap::new();
     let mut in_cells = false;
     for line in stat.lines() {

@@ -2220,3 +2220,106 @@ fn a_reset_is_acted_on_one_clock_later_and_drops_everything_in_flight() {
         "a request was taken in the idle translator's reset clock"
     );
 }
+
+// ---------------------------------------------------------------------------
+// Directed: a request of a QP meeting the free of its QP's parked request
+// ---------------------------------------------------------------------------
+
+/// What [`x_then_y`] saw: `x`'s lookup clocks at c2, the clock `y` was
+/// taken in, the answers `(clock, tag, status)`.
+type XThenY = (Vec<u64>, Option<u64>, Vec<(u64, u8, u8)>);
+
+/// Runs a small translator from power-up: MRs written, request `x` (tag 1)
+/// offered from the first ready clock until taken, request `y` (tag 2)
+/// offered in clock `y_at` only (if given). Returns the clocks of `x`'s
+/// lookups at c2 (`m_qlk`), the clock `y` was taken in, and the answers as
+/// `(clock, tag, status)` of their last beats.
+fn x_then_y(w: &mut World, x: Req, y: Req, y_at: Option<u64>) -> XThenY {
+    let mut be = Backend::verilated(Small::new(QPS as usize), "translator_small");
+    let n = w.mrs.len();
+    let (mut ready, mut mr_next, mut x_sent) = (false, 0, false);
+    let (mut qlk, mut y_taken, mut answers) = (Vec::new(), None, Vec::new());
+    for clock in 0..3_000u64 {
+        let mut i = Inputs {
+            rst: clock < 2,
+            axi: w.mem.outputs(),
+            xrsp_ready: true,
+            flt_ready: true,
+            ..Inputs::default()
+        };
+        if clock >= 2 && ready {
+            if mr_next < n {
+                i.mr_wr = Some((mr_next as u32, w.mrs[mr_next]));
+                mr_next += 1;
+            } else if !x_sent {
+                i.xreq = Some((1, x));
+            } else if y_at == Some(clock) {
+                i.xreq = Some((2, y));
+            }
+        }
+        let o = be.settle(&i);
+        ready = o.ready;
+        if let (Some((tag, _)), true) = (i.xreq, o.xreq_ready) {
+            if tag == 1 {
+                x_sent = true;
+            } else {
+                y_taken = Some(clock);
+            }
+        }
+        if o.qlk.is_some() && answers.is_empty() {
+            qlk.push(clock);
+        }
+        if o.xrsp_valid && o.xrsp.4 {
+            answers.push((clock, o.xrsp.0, o.xrsp.1));
+        }
+        w.mem.edge(&read_master(&o));
+        be.tick();
+        if answers.len() == 1 + y_taken.is_some() as usize && clock > y_at.unwrap_or(0) + 40 {
+            break;
+        }
+    }
+    (qlk, y_taken, answers)
+}
+
+/// Request x of QP 1 misses, parks for its walk and is answered when it
+/// replays, which frees its slot at the replay's commit (c6). Request y
+/// of the same QP, taken 1 to 6 clocks after the replay's issue, reaches
+/// c3 or c4 in the clock of that free: the freed slot must not count as a
+/// parked request of y's QP ahead of it (`c6_free_a` at c3, `c6_free_b` at
+/// c4), or y would wait behind a slot that no longer exists. In every
+/// alignment y hits the TLB and is answered OK, after x.
+#[test]
+fn a_request_meeting_the_free_of_its_qps_parked_request_is_not_ordered_behind_it() {
+    use PageSize::*;
+    let base = 0x10_0000u64;
+    let world = || world_with(vec![(mr(base, 0x2000, 1), vec![(0, Size4K, 0x500, true)])]);
+    let x = local_read(0, base + 0x100, 64);
+    let y = local_read(0, base + 0x200, 64);
+    // x alone: its lookups at c2 are its first pass and its replay.
+    let (qlk, _, answers) = x_then_y(&mut world(), x, y, None);
+    assert_eq!(qlk.len(), 2, "x's lookups at c2: {qlk:?}");
+    assert_eq!(answers.len(), 1, "{answers:?}");
+    assert_eq!((answers[0].1, answers[0].2), (1, status::OK));
+    // The replay's issue (c0) is two clocks before its lookup at c2.
+    let t = qlk[1] - 2;
+    let mut offsets = Vec::new();
+    for k in 1..=6u64 {
+        let (_, taken, answers) = x_then_y(&mut world(), x, y, Some(t + k));
+        let ctx = format!("y offered at replay + {k}: taken {taken:?}, answers {answers:?}");
+        let Some(at) = taken else {
+            continue;
+        };
+        offsets.push(at - t);
+        assert_eq!(
+            answers.iter().map(|a| (a.1, a.2)).collect::<Vec<_>>(),
+            vec![(1, status::OK), (2, status::OK)],
+            "{ctx}"
+        );
+    }
+    // y was taken at c3 and at c4 of the free (3 and 2 clocks after the
+    // replay's issue): both alignments ran.
+    assert!(
+        offsets.contains(&2) && offsets.contains(&3),
+        "y taken at replay + {offsets:?} only"
+    );
+}

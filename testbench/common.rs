@@ -10,7 +10,7 @@ use std::collections::VecDeque;
 use odp_mmu::common::fifo::SmallFifo;
 use odp_mmu::common::lowest::LowestSet;
 use odp_mmu::common::reset::ResetCopy;
-use odp_mmu_workshop::harness::checks::{assert_synthesizable, ecp5_cells};
+use odp_mmu_workshop::harness::checks::assert_synthesizable;
 use odp_mmu_workshop::harness::dut::{Dut, Rhdl};
 use odp_mmu_workshop::harness::lockstep::Lockstep;
 use odp_mmu_workshop::harness::verilated::Verilated;
@@ -313,14 +313,24 @@ fn reset_copy_random_lockstep() {
 }
 
 /// The point of the block: four copies of one reset are four flip-flops
-/// after `synth_ecp5`, not one (four registers loading `rst` every clock
-/// would be merged into one).
+/// after the project's synthesis for ECP5 and UltraScale+ (`flow::synth`),
+/// not one (four registers loading `rst` every clock would be merged).
 #[test]
 fn reset_copies_stay_apart_in_synthesis() {
-    let cells = ecp5_cells(&reset_verilog(), "reset_tb").unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(
-        cells.get("TRELLIS_FF").copied().unwrap_or(0),
-        4,
-        "flip-flops after synth_ecp5: {cells:?}"
-    );
+    let dir = odp_mmu_workshop::tools::build_dir()
+        .join("checks")
+        .join("reset_tb");
+    std::fs::create_dir_all(&dir).unwrap();
+    let source = dir.join("reset_tb.generated.v");
+    std::fs::write(&source, reset_verilog()).unwrap();
+    let targets = odp_mmu_workshop::flow::synth_in(&source, "reset_tb", &dir)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(targets.len(), 2, "one result per target");
+    for t in targets {
+        assert_eq!(
+            t.ffs, 4,
+            "{}: flip-flops after synthesis: {}",
+            t.target, t.raw_stat
+        );
+    }
 }

@@ -310,7 +310,7 @@ pub fn pnr_wrapper(top: &str, ports: &[Port], clock_port: &str) -> String {
 /// once per module and, for a hierarchy, once more for the whole design
 /// last; older versions print `<cell type>  <count>` under `Number of cells:`.
 /// The last cell list is the design total in both cases.
-pub(crate) fn parse_stat_cells(stat: &str) -> BTreeMap<String, u64> {
+fn parse_stat_cells(stat: &str) -> BTreeMap<String, u64> {
     let mut cells = BTreeMap::new();
     let mut in_cells = false;
     for line in stat.lines() {
@@ -547,7 +547,9 @@ const SYNTH_TARGETS: [SynthTarget; 2] = [
     },
 ];
 
-fn synth_in(verilog: &Path, top: &str, dir: &Path) -> Result<Vec<Utilisation>, String> {
+/// [`synth`] with its files in `dir` instead of `build/synth/`, for
+/// callers (tests) that must not share that folder.
+pub fn synth_in(verilog: &Path, top: &str, dir: &Path) -> Result<Vec<Utilisation>, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let source = format!("{top}.v");
     stage_verilog(verilog, dir, &source)?;

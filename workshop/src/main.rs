@@ -357,6 +357,11 @@ enum Command {
         /// (nextpnr reports no path before routing), no bitstream
         #[arg(long)]
         no_route: bool,
+        /// nextpnr runs at once (each is single-threaded); by default one
+        /// per core, at most one per seed. The design is synthesized once
+        /// for all seeds; with several seeds each writes build/pnr/<top>/seed<N>/
+        #[arg(long)]
+        jobs: Option<usize>,
     },
     /// Synthesize as pnr does and report the logic levels of the deepest paths per block; writes build/depth/<top>.json
     Depth {
@@ -405,6 +410,45 @@ enum Command {
 
 /// The module name of the board design's top.
 const BOARD_TOP: &str = "odp_mmu_versa5g";
+
+/// Prints one seed's place-and-route report.
+fn print_pnr(r: &odp_mmu_workshop::flow::PnrReport, no_route: bool) {
+    println!(
+        "Fmax {:.1} MHz{} (target {:.1} MHz, seed {}) on LFE5U-85F-8 CABGA381",
+        r.fmax_mhz,
+        if no_route {
+            ", placement estimate, not routed"
+        } else {
+            ""
+        },
+        r.target_mhz,
+        r.seed
+    );
+    println!("utilisation: {}", r.utilisation);
+    println!("critical path: {}", r.critical_path);
+    if !r.paths_by_block.is_empty() {
+        println!("critical paths by block (start block -> end block):");
+        for line in &r.paths_by_block {
+            println!("  {line}");
+        }
+    }
+    if !r.long_nets.is_empty() {
+        println!("longest nets after placement (farthest sink from the driver, in tiles):");
+        for line in &r.long_nets {
+            println!("  {line}");
+        }
+    }
+    if !no_route {
+        println!(
+            "endpoints below the target: {} of {}",
+            r.failing_endpoints, r.endpoints
+        );
+        for line in &r.failing_by_register {
+            println!("  {line}");
+        }
+        println!("bitstream: {}", r.bitstream.display());
+    }
+}
 
 /// The first keys of a design's entry in `build/synth.json` and
 /// `build/pnr.json`: its top module and its sizes (the parameters for the
@@ -492,58 +536,24 @@ fn run(cli: Cli) -> Result<(), String> {
             design,
             seed,
             no_route,
+            jobs,
         } => {
             let out = PathBuf::from(format!("build/{}.v", design.top()));
             let (path, ports) = write_verilog(&params, design, &out)?;
-            let mut runs = Vec::new();
-            for seed in seed {
-                let (top, clock) = (design.top(), design.clock());
-                let r = if no_route {
-                    odp_mmu_workshop::flow::pnr_placed(&path, top, &ports, clock, seed)?
-                } else {
-                    odp_mmu_workshop::flow::pnr(&path, top, &ports, clock, seed)?
-                };
-                println!(
-                    "Fmax {:.1} MHz{} (target {:.1} MHz, seed {}) on LFE5U-85F-8 CABGA381",
-                    r.fmax_mhz,
-                    if no_route {
-                        ", placement estimate, not routed"
-                    } else {
-                        ""
-                    },
-                    r.target_mhz,
-                    r.seed
-                );
-                println!("utilisation: {}", r.utilisation);
-                println!("critical path: {}", r.critical_path);
-                if !r.paths_by_block.is_empty() {
-                    println!("critical paths by block (start block -> end block):");
-                    for line in &r.paths_by_block {
-                        println!("  {line}");
-                    }
-                }
-                if !r.long_nets.is_empty() {
-                    println!(
-                        "longest nets after placement (farthest sink from the driver, in tiles):"
-                    );
-                    for line in &r.long_nets {
-                        println!("  {line}");
-                    }
-                }
-                if !no_route {
-                    println!(
-                        "endpoints below the target: {} of {}",
-                        r.failing_endpoints, r.endpoints
-                    );
-                    for line in &r.failing_by_register {
-                        println!("  {line}");
-                    }
-                    println!("bitstream: {}", r.bitstream.display());
-                }
-                // Recorded after every seed: a long run stopped half-way
-                // keeps the seeds it finished.
-                runs.push(r);
-                let mut entry = design_json(&params, design)?;
+            let jobs = jobs.unwrap_or_else(|| {
+                std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+            });
+            let (top, clock) = (design.top(), design.clock());
+            let entry = design_json(&params, design)?;
+            let runs = std::sync::Mutex::new(Vec::<odp_mmu_workshop::flow::PnrReport>::new());
+            // Printed and recorded as each seed finishes: a long run stopped
+            // half-way keeps the seeds it finished.
+            let on_done = |r: &odp_mmu_workshop::flow::PnrReport| -> Result<(), String> {
+                let mut runs = runs.lock().unwrap_or_else(|e| e.into_inner());
+                print_pnr(r, no_route);
+                runs.push(r.clone());
+                runs.sort_by_key(|r| r.seed);
+                let mut entry = entry.clone();
                 let worst = runs
                     .iter()
                     .map(|r| r.fmax_mhz)
@@ -554,14 +564,29 @@ fn run(cli: Cli) -> Result<(), String> {
                 entry.insert("target_mhz".into(), runs[0].target_mhz.into());
                 entry.insert(
                     "runs".into(),
-                    serde_json::to_value(&runs).map_err(|e| e.to_string())?,
+                    serde_json::to_value(&*runs).map_err(|e| e.to_string())?,
                 );
                 let json = PathBuf::from("build/pnr.json");
-                odp_mmu_workshop::flow::record_json(&json, design.top(), entry.into())?;
+                odp_mmu_workshop::flow::record_json(&json, top, entry.into())?;
                 println!(
-                    "recorded in {} (fmax_mhz: the lowest of the seeds run)",
+                    "recorded in {} (fmax_mhz: the lowest of the seeds finished)",
                     json.display()
                 );
+                Ok(())
+            };
+            let reports = if no_route {
+                odp_mmu_workshop::flow::pnr_placed(
+                    &path, top, &ports, clock, &seed, jobs, &on_done,
+                )?
+            } else {
+                odp_mmu_workshop::flow::pnr(&path, top, &ports, clock, &seed, jobs, &on_done)?
+            };
+            if reports.len() > 1 {
+                let each: Vec<String> = reports
+                    .iter()
+                    .map(|r| format!("seed {}: {:.1} MHz", r.seed, r.fmax_mhz))
+                    .collect();
+                println!("Fmax per seed: {}", each.join(", "));
             }
         }
         Command::Depth {

@@ -589,6 +589,12 @@ pub struct Translator<
     // (`rp_q.wr_ptr`, `rp_q.rd_ptr`).
     rp_ki: [DFF<Bits<MR_BITS>>; 4],
     rp_hk: DFF<Bits<MR_BITS>>,
+    // The head's MR index again for each copy of `c0_ix` (loaded beside
+    // `rp_hk`, and also in the clocks of `ix_en[j]`, which keeps the
+    // copies apart in synthesis), so that each sits by its own LUT RAM of
+    // the MR table instead of one register reaching all five.
+    rp_hkx: [DFF<Bits<MR_BITS>>; 5],
+    rp_hk_n: Signal<Local, Bits<MR_BITS>>,
     // Likewise whether each queued request crosses a 4 KiB page (`rp_kc`)
     // and the head's (`rp_hc`), so that c0's crossing test and the B half
     // it schedules do not wait for the queue's LUT-RAM read either.
@@ -1051,6 +1057,8 @@ impl<
             rp_hv_v: Default::default(),
             rp_ki: std::array::from_fn(|_| Default::default()),
             rp_hk: Default::default(),
+            rp_hkx: std::array::from_fn(|_| Default::default()),
+            rp_hk_n: Default::default(),
             rp_kc: std::array::from_fn(|_| Default::default()),
             rp_hc: Default::default(),
             rp_vl: std::array::from_fn(|_| Default::default()),
@@ -1413,6 +1421,8 @@ impl<
             self.rp_hv_kx[j].d.next = self.rp_hv_kx[j].q.val();
             self.s1_ix[j].clock.next = self.clock.val();
             self.s1_ix[j].d.next = self.s1_ix[j].q.val();
+            self.rp_hkx[j].clock.next = self.clock.val();
+            self.rp_hkx[j].d.next = self.rp_hkx[j].q.val();
         }
         for i in 0..4 {
             self.rp_ki[i].clock.next = self.clock.val();
@@ -1579,7 +1589,7 @@ impl<
         for j in 0..5 {
             self.c0_ix[j].next = self.s_xreq.key.val().get_bits::<MR_BITS>(8);
             if self.rp_hv_kx[j].q.val() {
-                self.c0_ix[j].next = self.rp_hk.q.val();
+                self.c0_ix[j].next = self.rp_hkx[j].q.val();
             }
             if self.b_pend_kx[j].q.val() {
                 self.c0_ix[j].next = self.s1_ix[j].q.val();
@@ -1796,19 +1806,26 @@ impl<
                 self.rp_vl1.next = self.rp_vl[i].q.val();
             }
         }
+        self.rp_hk_n.next = self.rp_hk.q.val();
         if self.c0_rp.val() {
-            self.rp_hk.d.next = self.rp_din_k.val();
+            self.rp_hk_n.next = self.rp_din_k.val();
             self.rp_hc.d.next = self.rp_din_c.val();
             self.rp_hvl.d.next = self.rp_din_vl.val();
             if self.rp_q.count.val() >= 2 {
-                self.rp_hk.d.next = self.rp_k1.val();
+                self.rp_hk_n.next = self.rp_k1.val();
                 self.rp_hc.d.next = self.rp_c1.val();
                 self.rp_hvl.d.next = self.rp_vl1.val();
             }
         } else if self.rp_q.count.val() == 0 {
-            self.rp_hk.d.next = self.rp_din_k.val();
+            self.rp_hk_n.next = self.rp_din_k.val();
             self.rp_hc.d.next = self.rp_din_c.val();
             self.rp_hvl.d.next = self.rp_din_vl.val();
+        }
+        self.rp_hk.d.next = self.rp_hk_n.val();
+        for j in 0..5 {
+            if self.c0_rp.val() | (self.rp_q.count.val() == 0) | self.ix_en[j].val() {
+                self.rp_hkx[j].d.next = self.rp_hk_n.val();
+            }
         }
         self.rp_fill.next = self.rp_q.count.val()
             + bit_cast::<3, 1>(self.rp0_valid.q.val().into())

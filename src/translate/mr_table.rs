@@ -206,6 +206,12 @@ pub struct MrTable<const IDX_BITS: usize> {
     state: StateRam<IDX_BITS>,
     // --- reset sweep ---
     ready_r: DFF<Bit>,
+    /// The `ready` output's own copy of `ready_r` (the same sequence; it
+    /// loads only when it differs from its own value, so that synthesis
+    /// keeps it apart): placed by the caller's issue logic, not by the
+    /// sweep and the lookup's first stage that `ready_r` feeds.
+    ready_o: DFF<Bit>,
+    ready_n: Signal<Local, Bit>,
     sweep: DFF<Bits<IDX_BITS>>,
     // --- constants ---
     key_hi_mask: Constant<Bits<32>>,
@@ -318,6 +324,8 @@ impl<const IDX_BITS: usize> MrTable<IDX_BITS> {
             walk: Default::default(),
             state: Default::default(),
             ready_r: Default::default(),
+            ready_o: Default::default(),
+            ready_n: Default::default(),
             sweep: Default::default(),
             key_hi_mask: Constant::new(key_hi_mask.into()),
             bit64: Constant::new(Bits::<65>::default().replace_bit(64, true)),
@@ -390,6 +398,7 @@ impl<const IDX_BITS: usize> Logic for MrTable<IDX_BITS> {
             self,
             clock,
             ready_r,
+            ready_o,
             sweep,
             valid_s1,
             idx_s1,
@@ -431,17 +440,22 @@ impl<const IDX_BITS: usize> Logic for MrTable<IDX_BITS> {
         // ---- Reset sweep: after rst (or power-up) write every entry to zero,
         // one per clock, then raise ready. The sweep owns the write ports.
         self.sweeping.next = !self.ready_r.q.val();
+        self.ready_n.next = self.ready_r.q.val();
         if self.sweeping.val() {
             self.sweep.d.next = self.sweep.q.val() + 1;
             if self.sweep.q.val().all() {
-                self.ready_r.d.next = true;
+                self.ready_n.next = true;
             }
         }
         if self.rst.val() {
-            self.ready_r.d.next = false;
+            self.ready_n.next = false;
             self.sweep.d.next = 0.into();
         }
-        self.ready.next = self.ready_r.q.val();
+        self.ready_r.d.next = self.ready_n.val();
+        if self.ready_n.val() ^ self.ready_o.q.val() {
+            self.ready_o.d.next = self.ready_n.val();
+        }
+        self.ready.next = self.ready_o.q.val();
 
         // ---- Full-write port (shared with the sweep). The MR end is summed
         // here, once per write, so the lookup compares against a stored

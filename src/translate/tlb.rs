@@ -383,6 +383,10 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     rg4_r: DFF<Bit>,
     rg2_r: DFF<Bit>,
     rg1_r: DFF<Bit>,
+    // The rest of the fill's coverage, made beside them: covered whatever
+    // the range (cov_a_r), or if in range (cov_b_r).
+    cov_a_r: DFF<Bit>,
+    cov_b_r: DFF<Bit>,
     // The invalidation as stage 1 sees it: one clock behind the
     // registers above, so that the last sweep step, in stage 1 two clocks
     // after its issue, still sees its own invalidation when the next one
@@ -591,11 +595,6 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     kmask: Signal<Local, Bits<52>>,
     rng2: Signal<Local, Bit>,
     rng4: Signal<Local, Bit>,
-    rng4i: Signal<Local, Bit>,
-    rng2i: Signal<Local, Bit>,
-    rng1i: Signal<Local, Bit>,
-    ilo43: Signal<Local, Bits<43>>,
-    ihi43: Signal<Local, Bits<43>>,
     hv_oh: Signal<Local, Bits<HUGE>>,
     hv_sub: Signal<Local, Bits<HUGE>>,
     hv_up: Signal<Local, Bits<HUGE>>,
@@ -634,6 +633,7 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     fill_gig: Signal<Local, Bit>,
     fill_key: Signal<Local, Bits<52>>,
     fill_cov: Signal<Local, Bit>,
+    fmr_eq: Signal<Local, Bit>,
     apply4: Signal<Local, Bit>,
     applyh: Signal<Local, Bit>,
     target4: Signal<Local, Bits<8>>,
@@ -794,6 +794,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             rg4_r: Default::default(),
             rg2_r: Default::default(),
             rg1_r: Default::default(),
+            cov_a_r: Default::default(),
+            cov_b_r: Default::default(),
             s1i_inv_kind: Default::default(),
             s1i_inv_lo: Default::default(),
             s1i_inv_hi: Default::default(),
@@ -941,11 +943,6 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             kmask: Default::default(),
             rng2: Default::default(),
             rng4: Default::default(),
-            rng4i: Default::default(),
-            rng2i: Default::default(),
-            rng1i: Default::default(),
-            ilo43: Default::default(),
-            ihi43: Default::default(),
             hv_oh: Default::default(),
             hv_sub: Default::default(),
             hv_up: Default::default(),
@@ -985,6 +982,7 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             fill_gig: Default::default(),
             fill_key: Default::default(),
             fill_cov: Default::default(),
+            fmr_eq: Default::default(),
             apply4: Default::default(),
             applyh: Default::default(),
             target4: Default::default(),
@@ -1083,6 +1081,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             rg4_r,
             rg2_r,
             rg1_r,
+            cov_a_r,
+            cov_b_r,
             s1i_inv_kind,
             s1i_inv_lo,
             s1i_inv_hi,
@@ -1211,8 +1211,13 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             }
             TlbState::Run => {
                 self.issue_lk.next = self.lk_valid.val() && self.ready_r.q.val();
-                self.issue_fill.next =
-                    self.fq_pending.val() && !self.issue_lk.val() && !self.hf_wait.val();
+                // No fill in the clock an invalidation is accepted: the
+                // fill's coverage is decided a clock before its stage R
+                // (cov_a_r), in the state of this clock.
+                self.issue_fill.next = self.fq_pending.val()
+                    && !self.issue_lk.val()
+                    && !self.hf_wait.val()
+                    && !self.inv.valid.val();
                 self.inv_accept.next = self.inv.valid.val();
                 // A pending fill that lost this clock to a lookup gets the
                 // next one: refuse lookups for a clock (two for a huge
@@ -1971,49 +1976,34 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         // The three range checks side by side from registers, the size
         // choosing after them: no mux in front of the comparators' carry
         // chains. They are made a clock ahead of the fill's stage R and
-        // registered (rg4_r, rg2_r, rg1_r): the fill's key cannot change
-        // in between (the holding register is full from the clock the fill
-        // is issued), and the coverage only counts when stage R is in the
-        // Inv state. In Inv the bounds registers hold, so the checks
-        // compare against them; in Run the next clock is Inv only by
-        // accepting the invalidation on the inputs now, so the checks
-        // compare against the inputs. The inputs' high bounds are
-        // exclusive: k <= (hi - 1) >> n is k < hi >> n, or k == hi >> n
-        // with low bits of hi set (hi == 0 differs, but then the range is
-        // empty and the check is not used).
+        // registered (rg4_r, rg2_r, rg1_r), and so are the state, kind and
+        // MR terms (cov_a_r, cov_b_r): the fill's key cannot change in
+        // between (the holding register is full from the clock the fill is
+        // issued), and neither can the invalidation or the state, since a
+        // fill is never issued in the clock an invalidation is accepted
+        // (Run) or the last sweep step is issued (Inv). So the checks
+        // compare against the bounds registers, and only a Run -> Run or
+        // Inv -> Inv clock lies between them and the fill's stage R.
         self.kmask.next = self.fq_opn.q.val() & self.key_mask_2m.val();
         self.k43.next = self.kmask.val().get_bits::<43>(9);
         self.rng2.next = (self.k43.val() >= self.inv_olo2f.q.val())
             && (self.k43.val() <= self.inv_ohi2f.q.val());
-        self.ilo43.next = self.inv.off_lo.val().get_bits::<43>(21);
-        self.ihi43.next = self.inv.off_hi.val().get_bits::<43>(21);
-        self.rng2i.next = (self.k43.val() >= self.ilo43.val())
-            && ((self.k43.val() < self.ihi43.val())
-                || ((self.k43.val() == self.ihi43.val())
-                    && self.inv.off_hi.val().get_bits::<21>(0).any()));
         self.kmask.next = self.fq_opn.q.val() & self.key_mask_1g.val();
         self.k43.next = self.kmask.val().get_bits::<43>(9);
         self.rng1.next =
             (self.k43.val() >= self.inv_olo1.q.val()) && (self.k43.val() <= self.inv_ohi1.q.val());
-        self.ilo43.next = bit_cast::<43, 34>(self.inv.off_lo.val().get_bits::<34>(30)) << 9;
-        self.ihi43.next = bit_cast::<43, 34>(self.inv.off_hi.val().get_bits::<34>(30)) << 9;
-        self.rng1i.next = (self.k43.val() >= self.ilo43.val())
-            && ((self.k43.val() < self.ihi43.val())
-                || ((self.k43.val() == self.ihi43.val())
-                    && self.inv.off_hi.val().get_bits::<30>(0).any()));
         self.rng4.next = (self.fq_vpn.q.val() >= self.inv_lo.q.val())
             && (self.fq_vpn.q.val() <= self.inv_hi.q.val());
-        self.rng4i.next = (self.fq_vpn.q.val() >= self.lo_pn.val())
-            && ((self.fq_vpn.q.val() < self.hi_pn0.val())
-                || ((self.fq_vpn.q.val() == self.hi_pn0.val()) && !self.hi_page0.val()));
         self.rg4_r.d.next = self.rng4.val();
         self.rg2_r.d.next = self.rng2.val();
         self.rg1_r.d.next = self.rng1.val();
-        if self.state.q.val() == TlbState::Run {
-            self.rg4_r.d.next = self.rng4i.val();
-            self.rg2_r.d.next = self.rng2i.val();
-            self.rg1_r.d.next = self.rng1i.val();
-        }
+        self.fmr_eq.next = self.fq_mr.q.val() == self.inv_mr_r.q.val();
+        self.cov_a_r.d.next = (self.state.q.val() == TlbState::Inv)
+            && ((self.inv_kind_r.q.val() == 0) // = INV_ALL
+                || (self.fmr_eq.val() && (self.inv_kind_r.q.val() == 1))); // = INV_BY_MR
+        self.cov_b_r.d.next = (self.state.q.val() == TlbState::Inv)
+            && self.fmr_eq.val()
+            && (self.inv_kind_r.q.val() == 2); // = INV_BY_MR_RANGE
         self.in_rng.next = !self.inv_empty.q.val() && self.rg4_r.q.val();
         if self.fill_huge.val() {
             self.in_rng.next = !self.inv_oempty.q.val() && self.rg2_r.q.val();
@@ -2021,11 +2011,7 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
                 self.in_rng.next = !self.inv_oempty.q.val() && self.rg1_r.q.val();
             }
         }
-        self.fill_cov.next = (self.state.q.val() == TlbState::Inv)
-            && ((self.inv_kind_r.q.val() == 0) // = INV_ALL
-                || ((self.fq_mr.q.val() == self.inv_mr_r.q.val())
-                    && ((self.inv_kind_r.q.val() == 1) // = INV_BY_MR
-                        || ((self.inv_kind_r.q.val() == 2) && self.in_rng.val())))); // = INV_BY_MR_RANGE
+        self.fill_cov.next = self.cov_a_r.q.val() || (self.cov_b_r.q.val() && self.in_rng.val());
         self.f1_cov.d.next = self.fill_cov.val();
         self.f1_4k.d.next = self.fill_4k.val();
         if self.sr_fill.q.val() {

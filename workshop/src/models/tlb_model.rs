@@ -677,7 +677,9 @@ impl TlbRef {
             }
             Mode::Run => {
                 let issue_lk = ins.lk_valid && outs.ready;
-                let issue_fill = fq_pending && !issue_lk && !hf_wait;
+                // Not in the clock an invalidation is accepted: the fill's
+                // coverage is decided a clock before its stage R.
+                let issue_fill = fq_pending && !issue_lk && !hf_wait && !ins.inv_valid;
                 if issue_lk {
                     self.s1 = Stage1::Lookup {
                         mr: ins.lk_mr,

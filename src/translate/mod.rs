@@ -526,6 +526,11 @@ pub struct Translator<
     // 6-bit register that also addresses every slot RAM.
     c6_oh: DFF<Bits<SLOTS>>,
     d_oh: Signal<Local, Bits<SLOTS>>,
+    // c6_oh again for the free-slot search (`pe_vc`), which reads it only
+    // when c6 parks (`c6_alloc`): it loads only for a park, so it is equal
+    // to c6_oh whenever it is read and stays a register of its own, placed
+    // at the search instead of across the slot table.
+    c6_ohp: DFF<Bits<SLOTS>>,
     c6_qpn: DFF<Bits<24>>,
     c6_write: DFF<Bit>,
     c6_remote: DFF<Bit>,
@@ -599,12 +604,24 @@ pub struct Translator<
     // and the head's (`rp_hc`), so that c0's crossing test and the B half
     // it schedules do not wait for the queue's LUT-RAM read either.
     rp_kc: [DFF<Bit>; 4],
-    rp_hc: DFF<Bit>,
+    rp_hc: Signal<Local, Bit>,
     // Likewise each queued request's address and length (`rp_vl`, `va` in
     // `[63:0]`, `len` in `[76:64]`) and the head's (`rp_hvl`): the MR
     // table's sums (`va + len`, `va[11:0] + len`) start at flip-flops.
     rp_vl: [DFF<Bits<77>>; 4],
-    rp_hvl: DFF<Bits<77>>,
+    rp_hvl: Signal<Local, Bits<77>>,
+    // The head (`rp_hvl`, `rp_hc`) is one of two registers, chosen by
+    // whether the last clock popped (`rp_hp`): `rp_hva` / `rp_hca` hold
+    // the head if it did not, `rp_hvb` / `rp_hcb` if it did. Both load in
+    // every clock from registers and the RAM output alone, so the issue
+    // decision (`c0_rp`) reaches the one flip-flop `rp_hp` instead of the
+    // head's 78 enables and selects; the select moves to the head's
+    // readers, which start from it with slack to spare.
+    rp_hva: DFF<Bits<77>>,
+    rp_hvb: DFF<Bits<77>>,
+    rp_hca: DFF<Bit>,
+    rp_hcb: DFF<Bit>,
+    rp_hp: DFF<Bit>,
     rp_din_vl: Signal<Local, Bits<77>>,
     rp_vl1: Signal<Local, Bits<77>>,
     rp_din_c: Signal<Local, Bit>,
@@ -664,6 +681,15 @@ pub struct Translator<
     // issues that fill now and refuses the next clock's lookup, the one an
     // issue now would give it.
     hf_acc: DFF<Bit>,
+    // The walker's `flush_busy` again (`fb_is`, the flush handed to it a
+    // clock ago) and the fill it holds back (`fill_is`), for the issue
+    // decision alone, so that the walker's register and the TLB's
+    // `fill_valid` stay where they are read and the decision starts at a
+    // flip-flop beside it. `fb_is` loads only when it changes, which keeps
+    // it apart from the walker's own in synthesis.
+    fb_is: DFF<Bit>,
+    fb_is_n: Signal<Local, Bit>,
+    fill_is: Signal<Local, Bit>,
     dp_off: DFF<Bits<64>>,
     dp_size: DFF<Bits<2>>,
     dr_stale: DFF<Bit>,
@@ -1029,6 +1055,7 @@ impl<
             c6_walk_b: Default::default(),
             c6_slot: Default::default(),
             c6_oh: Default::default(),
+            c6_ohp: Default::default(),
             d_oh: Default::default(),
             c6_qpn: Default::default(),
             c6_write: Default::default(),
@@ -1061,6 +1088,11 @@ impl<
             rp_hk_n: Default::default(),
             rp_kc: std::array::from_fn(|_| Default::default()),
             rp_hc: Default::default(),
+            rp_hva: Default::default(),
+            rp_hvb: Default::default(),
+            rp_hca: Default::default(),
+            rp_hcb: Default::default(),
+            rp_hp: Default::default(),
             rp_vl: std::array::from_fn(|_| Default::default()),
             rp_hvl: Default::default(),
             rp_din_vl: Default::default(),
@@ -1099,6 +1131,9 @@ impl<
             dr_size: Default::default(),
             dp_mr: Default::default(),
             hf_acc: Default::default(),
+            fb_is: Default::default(),
+            fb_is_n: Default::default(),
+            fill_is: Default::default(),
             dp_off: Default::default(),
             dp_size: Default::default(),
             dr_w: Default::default(),
@@ -1308,6 +1343,7 @@ impl<
             c6_walk_b,
             c6_slot,
             c6_oh,
+            c6_ohp,
             c6_qpn,
             c6_write,
             c6_remote,
@@ -1335,8 +1371,11 @@ impl<
             rp_hv_k,
             rp_hv_v,
             rp_hk,
-            rp_hc,
-            rp_hvl,
+            rp_hva,
+            rp_hvb,
+            rp_hca,
+            rp_hcb,
+            rp_hp,
             fl_lo,
             fl_hi,
             prev_alloc,
@@ -1362,6 +1401,7 @@ impl<
             dr_w,
             dp_mr,
             hf_acc,
+            fb_is,
             dp_off,
             dp_size,
             dr_stale,
@@ -1472,6 +1512,12 @@ impl<
         MrStateIn::<MR_BITS>::link(&mut self.mr_st, &mut self.mr.st);
         InvalidateIn::<MR_BITS>::link(&mut self.inv, &mut self.tlb.inv);
         self.walker.flush.next = self.inv.valid.val() & self.inv.ready.val();
+        self.fb_is_n.next = self.inv.valid.val() & self.inv.ready.val() & (!self.rs_wk.q.val());
+        if self.fb_is_n.val() ^ self.fb_is.q.val() {
+            self.fb_is.d.next = self.fb_is_n.val();
+        }
+        // = the TLB's fill_valid (w_fill below), from fb_is.
+        self.fill_is.next = self.dr_valid.q.val() & self.dr_ok.q.val() & (!self.fb_is.q.val());
         self.walker.flush_kind.next = self.inv.kind.val();
         self.walker.flush_mr.next = bit_cast::<8, MR_BITS>(self.inv.mr.val());
         self.walker.flush_off_lo.next = self.inv.off_lo.val();
@@ -1507,11 +1553,11 @@ impl<
             & (!self.hold.val())
             & ((self.out_fifo.count.val() <= 1)
                 | ((self.out_fifo.count.val() == 2) & (!self.rsp6_valid.q.val())))
-            // A fill offered blocks the issue whether or not the TLB takes
+            // A fill offered (`fill_is`) blocks the issue whether or not the TLB takes
             // it (it refuses one only in an invalidation's last step), so
             // the issue does not wait for the TLB's `fill_ready`; a huge
             // fill taken blocks the next clock's too (`hf_acc`).
-            & (!self.tlb.fill_valid.val())
+            & (!self.fill_is.val())
             & (!self.hf_acc.q.val())
             & (!(self.inv.valid.val() & self.inv.ready.val()));
         // Lookups of new requests in flight, each of which may still take a
@@ -1552,14 +1598,20 @@ impl<
         if self.c0_rp.val() {
             self.c0_valid.next = true;
         }
+        self.rp_hvl.next = self.rp_hva.q.val();
+        self.rp_hc.next = self.rp_hca.q.val();
+        if self.rp_hp.q.val() {
+            self.rp_hvl.next = self.rp_hvb.q.val();
+            self.rp_hc.next = self.rp_hcb.q.val();
+        }
         if self.rp_have.val() {
             self.c0_replay.next = true;
             self.c0_slot.next = self.rp_qs.data_out.val();
             self.c0_req.next = self.rp_q.data_out.val();
-            self.c0_req.next.len = self.rp_hvl.q.val().get_bits::<13>(64);
+            self.c0_req.next.len = self.rp_hvl.val().get_bits::<13>(64);
         }
         if self.rp_hv_v.q.val() {
-            self.c0_va.next = self.rp_hvl.q.val().get_bits::<64>(0);
+            self.c0_va.next = self.rp_hvl.val().get_bits::<64>(0);
         }
         if self.b_pend.q.val() {
             self.c0_valid.next = self.issue_ok.val();
@@ -1614,7 +1666,7 @@ impl<
                 << 1);
         self.c0_cross.next = self.c0_end.val().get_bit(15);
         if self.rp_have.val() {
-            self.c0_cross.next = self.rp_hc.q.val();
+            self.c0_cross.next = self.rp_hc.val();
         }
         if self.b_pend.q.val() {
             self.c0_cross.next = true;
@@ -1809,17 +1861,25 @@ impl<
         self.rp_hk_n.next = self.rp_hk.q.val();
         if self.c0_rp.val() {
             self.rp_hk_n.next = self.rp_din_k.val();
-            self.rp_hc.d.next = self.rp_din_c.val();
-            self.rp_hvl.d.next = self.rp_din_vl.val();
             if self.rp_q.count.val() >= 2 {
                 self.rp_hk_n.next = self.rp_k1.val();
-                self.rp_hc.d.next = self.rp_c1.val();
-                self.rp_hvl.d.next = self.rp_vl1.val();
             }
         } else if self.rp_q.count.val() == 0 {
             self.rp_hk_n.next = self.rp_din_k.val();
-            self.rp_hc.d.next = self.rp_din_c.val();
-            self.rp_hvl.d.next = self.rp_din_vl.val();
+        }
+        // The head after a pop (b) and without one (a); `rp_hp` chooses.
+        self.rp_hp.d.next = self.c0_rp.val();
+        self.rp_hvb.d.next = self.rp_din_vl.val();
+        self.rp_hcb.d.next = self.rp_din_c.val();
+        if self.rp_q.count.val() >= 2 {
+            self.rp_hvb.d.next = self.rp_vl1.val();
+            self.rp_hcb.d.next = self.rp_c1.val();
+        }
+        self.rp_hva.d.next = self.rp_hvl.val();
+        self.rp_hca.d.next = self.rp_hc.val();
+        if self.rp_q.count.val() == 0 {
+            self.rp_hva.d.next = self.rp_din_vl.val();
+            self.rp_hca.d.next = self.rp_din_c.val();
         }
         self.rp_hk.d.next = self.rp_hk_n.val();
         for j in 0..5 {
@@ -2198,7 +2258,7 @@ impl<
                 .val()
                 .replace_bit(i, !self.alloc_vec.q.val().get_bit(i));
         }
-        self.pe_vc.next = self.pe_vec.val() & !self.c6_oh.q.val();
+        self.pe_vc.next = self.pe_vec.val() & !self.c6_ohp.q.val();
         self.pe_rp.high.next = false;
         self.pe_lo.high.next = false;
         self.pe_hi.high.next = true;
@@ -2266,6 +2326,9 @@ impl<
             }
         }
         self.c6_oh.d.next = self.d_oh.val();
+        if self.d_alloc.val() {
+            self.c6_ohp.d.next = self.d_oh.val();
+        }
         self.c6_qpn.d.next = self.d_req.val().qpn;
         self.c6_write.d.next = self.d_write.val();
         self.c6_remote.d.next = self.d_remote.val();

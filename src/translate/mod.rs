@@ -1553,10 +1553,11 @@ impl<
             & (!self.hold.val())
             & ((self.out_fifo.count.val() <= 1)
                 | ((self.out_fifo.count.val() == 2) & (!self.rsp6_valid.q.val())))
-            // A fill offered (`fill_is`) blocks the issue whether or not the TLB takes
-            // it (it refuses one only in an invalidation's last step), so
-            // the issue does not wait for the TLB's `fill_ready`; a huge
-            // fill taken blocks the next clock's too (`hf_acc`).
+            // A fill offered (`fill_is`) blocks the issue whether or not
+            // the TLB takes it (it refuses one only in an invalidation's
+            // last step), so the issue does not wait for the TLB's
+            // `fill_ready`; a huge fill taken blocks the next clock's too
+            // (`hf_acc`).
             & (!self.fill_is.val())
             & (!self.hf_acc.q.val())
             & (!(self.inv.valid.val() & self.inv.ready.val()));

@@ -412,10 +412,11 @@ pub struct Translator<
     b_pend_k: DFF<Bit>,
     // The MR index, once per LUT RAM of the MR table (`c0_ix[j]`, see
     // `MrTable::lk_ix_b0`): the port's index, or a registered one (the
-    // pending B half's, else the replay head's) when `ix_s[j]` says so.
-    // Both are kept for the two outcomes of the last clock's issue: `ix_ya`
-    // / `ix_sa` as they are if c0 issued nothing, `ix_yb` / `ix_sb` if it
-    // issued, and `ix_hp[j]` (c0_valid, registered) chooses. Every one of
+    // pending B half's, else the replay head's) when a registered select
+    // says so. Index and select are kept for the two outcomes of the last
+    // clock's issue: `ix_ya` / `ix_sa` as they are if c0 issued nothing,
+    // `ix_yb` / `ix_sb` if it issued, and `ix_hp[j]` (c0_valid,
+    // registered) chooses. Every one of
     // them loads from registers, the RAM output and c0's own choice
     // alone, so the issue decision reaches only `ix_hp`, and the index
     // registers can sit by their LUT RAM.

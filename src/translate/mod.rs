@@ -352,6 +352,13 @@ pub struct Translator<
     // request as it parks and read beside the payload at rp1 (with
     // `rp1_slot`), so no add follows the payload RAM's output.
     pay_x: LutRam<Bit, SLOT_BITS>,
+    // The MR index bits of each parked request's key, written beside the
+    // payload like `pay_x` and read the same way: the replay head's index
+    // registers (five copies by the MR table's LUT RAMs, `ix_ya` /
+    // `ix_yb`) load the pushed word's index from a LUT RAM read, not from
+    // the block RAM's clock-to-output (the worst group of `86dd172`'s
+    // routes).
+    pay_k: LutRam<Bits<MR_BITS>, SLOT_BITS>,
     wi_va: RAM<Bits<64>, SLOT_BITS>,
     wi_off: RAM<Bits<64>, SLOT_BITS>,
     wi_root: RAM<Bits<52>, SLOT_BITS>,
@@ -644,7 +651,6 @@ pub struct Translator<
     rp_vl1: Signal<Local, Bits<77>>,
     rp_din_c: Signal<Local, Bit>,
     rp_c1: Signal<Local, Bit>,
-    rp_din_key: Signal<Local, Bits<32>>,
     rp_din_k: Signal<Local, Bits<MR_BITS>>,
     rp_k1: Signal<Local, Bits<MR_BITS>>,
     rp_kr1: Signal<Local, Bits<2>>,
@@ -956,6 +962,7 @@ impl<
             m_en_ready: Default::default(),
             nf: Default::default(),
             pay_x: Default::default(),
+            pay_k: Default::default(),
             sl_early: std::array::from_fn(|_| Default::default()),
             sl_org: std::array::from_fn(|_| Default::default()),
             sl_nak: std::array::from_fn(|_| Default::default()),
@@ -1128,7 +1135,6 @@ impl<
             rp_vl1: Default::default(),
             rp_din_c: Default::default(),
             rp_c1: Default::default(),
-            rp_din_key: Default::default(),
             rp_din_k: Default::default(),
             rp_k1: Default::default(),
             rp_kr1: Default::default(),
@@ -1511,6 +1517,7 @@ impl<
         self.payload.read_clock.next = self.clock.val();
         self.nf.clock.next = self.clock.val();
         self.pay_x.clock.next = self.clock.val();
+        self.pay_k.clock.next = self.clock.val();
         self.payload.write_clock.next = self.clock.val();
         self.wi_va.read_clock.next = self.clock.val();
         self.wi_va.write_clock.next = self.clock.val();
@@ -1854,9 +1861,10 @@ impl<
         }
         // The head's MR index for the next clock: after a pop, the second
         // entry (or the word pushed now, if there is none); otherwise the
-        // head kept (or the word pushed now into an empty queue).
-        self.rp_din_key.next = self.payload.read_data.val().key;
-        self.rp_din_k.next = self.rp_din_key.val().get_bits::<MR_BITS>(8);
+        // head kept (or the word pushed now into an empty queue). The
+        // pushed word's index is read from `pay_k`, beside the payload.
+        self.pay_k.read_address.next = self.rp1_slot.q.val();
+        self.rp_din_k.next = self.pay_k.read_data.val();
         self.pay_x.read_address.next = self.rp1_slot.q.val();
         self.rp_din_c.next = self.pay_x.read_data.val();
         self.rp_din_vl.next = bit_cast::<77, 64>(self.payload.read_data.val().va)
@@ -2469,6 +2477,9 @@ impl<
         self.pay_x.write_enable.next = self.c6_alloc.q.val();
         self.pay_x.write_address.next = self.c6_slot.q.val();
         self.pay_x.write_data.next = self.c6_xend.val() > 4096;
+        self.pay_k.write_enable.next = self.c6_alloc.q.val();
+        self.pay_k.write_address.next = self.c6_slot.q.val();
+        self.pay_k.write_data.next = self.c6_req.q.val().key.get_bits::<MR_BITS>(8);
 
         for i in 0..SLOTS {
             if self.c6_oh.q.val().get_bit(i) {

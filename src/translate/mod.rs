@@ -352,13 +352,6 @@ pub struct Translator<
     // request as it parks and read beside the payload at rp1 (with
     // `rp1_slot`), so no add follows the payload RAM's output.
     pay_x: LutRam<Bit, SLOT_BITS>,
-    // The MR index bits of each parked request's key, written beside the
-    // payload like `pay_x` and read the same way: the replay head's index
-    // registers (five copies by the MR table's LUT RAMs, `ix_ya` /
-    // `ix_yb`) load the pushed word's index from a LUT RAM read, not from
-    // the block RAM's clock-to-output (the worst group of `86dd172`'s
-    // routes).
-    pay_k: LutRam<Bits<MR_BITS>, SLOT_BITS>,
     wi_va: RAM<Bits<64>, SLOT_BITS>,
     wi_off: RAM<Bits<64>, SLOT_BITS>,
     wi_root: RAM<Bits<52>, SLOT_BITS>,
@@ -417,40 +410,21 @@ pub struct Translator<
     // issue (`issue_ok`, which every c0_valid implies), so it holds the
     // same value and stays a separate flip-flop.
     b_pend_k: DFF<Bit>,
-    // The MR index, once per LUT RAM of the MR table (`c0_ix[j]`, see
-    // `MrTable::lk_ix_b0`): the port's index, or a registered one (the
-    // pending B half's, else the replay head's) when a registered select
-    // says so. Index and select are kept for the two outcomes of the last
-    // clock's issue: `ix_ya` / `ix_sa` as they are if c0 issued nothing,
-    // `ix_yb` / `ix_sb` if it issued, and `ix_hp[j]` (c0_valid,
-    // registered) chooses. Every one of
-    // them loads from registers, the RAM output and c0's own choice
-    // alone, so the issue decision reaches only `ix_hp`, and the index
-    // registers can sit by their LUT RAM.
+    // Five more copies of `b_pend` and of `rp_hv_k` (below), one pair per
+    // copy of the MR index (`c0_ix`, one per LUT RAM of the MR table, see
+    // `MrTable::lk_ix_b0`). Copy `j` loads in the clocks its original
+    // loads in and also while stage `s(j+1)` is valid: clocks in which its
+    // value cannot change, so every copy holds the original's value and
+    // synthesis keeps each as a flip-flop of its own.
+    b_pend_kx: [DFF<Bit>; 5],
+    rp_hv_kx: [DFF<Bit>; 5],
     c0_ix: [Signal<Local, Bits<MR_BITS>>; 5],
-    ix_ya: [DFF<Bits<MR_BITS>>; 5],
-    ix_yb: [DFF<Bits<MR_BITS>>; 5],
-    ix_sa: [DFF<Bit>; 5],
-    ix_sb: [DFF<Bit>; 5],
-    // Copy `j` of `c0_valid`, registered; it loads when c0 issues, when
-    // it is set, and while stage `s(j+1)` is valid (`ix_en[j]`), so it
-    // always holds c0_valid and synthesis keeps each copy apart. `ix_sa`
-    // and `ix_sb` load when their value changes or under `ix_en[j]`, for
-    // the same reason.
-    ix_hp: [DFF<Bit>; 5],
-    ix_y: [Signal<Local, Bits<MR_BITS>>; 5],
+    // The A half's MR index for copy `j` of `c0_ix` (what `s1_key` holds
+    // while a B half is pending), loaded with c1's payload; the enable is
+    // the copy's own `b_pend_kx`, so each stays a register of its own,
+    // beside its LUT RAM.
+    s1_ix: [DFF<Bits<MR_BITS>>; 5],
     ix_en: [Signal<Local, Bit>; 5],
-    // The next clock's B-half-pending bit and "replay head present", with
-    // and without an issue now (the `a` / `b` sides of `ix_*`), and the
-    // head's MR index likewise.
-    ix_bpa: Signal<Local, Bit>,
-    ix_bpb: Signal<Local, Bit>,
-    ix_hva: Signal<Local, Bit>,
-    ix_hvb: Signal<Local, Bit>,
-    ix_hka: Signal<Local, Bits<MR_BITS>>,
-    ix_hkb: Signal<Local, Bits<MR_BITS>>,
-    ix_sna: Signal<Local, Bit>,
-    ix_snb: Signal<Local, Bit>,
     // First page (A) of a crossing request, held until its B result.
     ha_status: DFF<Bits<3>>,
     ha_off: DFF<Bits<64>>,
@@ -615,16 +589,19 @@ pub struct Translator<
     rp_hv_v: DFF<Bit>,
     rp_hv_nx: Signal<Local, Bit>,
     // The MR table's index bits of every key in `rp_q` (`rp_ki`, written
-    // at the same pointer as the queue) and of its head (`rp_hk`, kept for
-    // the next clock from the push and the pop, in two registers chosen
-    // by `rp_hp` like the head's address below): the MR table's LUT RAM
-    // is addressed from flip-flops, not behind the queue's own LUT RAM
-    // read. They are indexed by the queue's own pointers (`rp_q.wr_ptr`,
-    // `rp_q.rd_ptr`).
+    // at the same pointer as the queue) and of its head (`rp_hk`, computed
+    // for the next clock from the push and the pop): the MR table's LUT
+    // RAM is addressed from a flip-flop, not behind the queue's own LUT
+    // RAM read. They are indexed by the queue's own pointers
+    // (`rp_q.wr_ptr`, `rp_q.rd_ptr`).
     rp_ki: [DFF<Bits<MR_BITS>>; 4],
-    rp_hk: Signal<Local, Bits<MR_BITS>>,
-    rp_hka: DFF<Bits<MR_BITS>>,
-    rp_hkb: DFF<Bits<MR_BITS>>,
+    rp_hk: DFF<Bits<MR_BITS>>,
+    // The head's MR index again for each copy of `c0_ix` (loaded beside
+    // `rp_hk`, and also in the clocks of `ix_en[j]`, which keeps the
+    // copies apart in synthesis), so that each sits by its own LUT RAM of
+    // the MR table instead of one register reaching all five.
+    rp_hkx: [DFF<Bits<MR_BITS>>; 5],
+    rp_hk_n: Signal<Local, Bits<MR_BITS>>,
     // Likewise whether each queued request crosses a 4 KiB page (`rp_kc`)
     // and the head's (`rp_hc`), so that c0's crossing test and the B half
     // it schedules do not wait for the queue's LUT-RAM read either.
@@ -651,6 +628,7 @@ pub struct Translator<
     rp_vl1: Signal<Local, Bits<77>>,
     rp_din_c: Signal<Local, Bit>,
     rp_c1: Signal<Local, Bit>,
+    rp_din_key: Signal<Local, Bits<32>>,
     rp_din_k: Signal<Local, Bits<MR_BITS>>,
     rp_k1: Signal<Local, Bits<MR_BITS>>,
     rp_kr1: Signal<Local, Bits<2>>,
@@ -962,7 +940,6 @@ impl<
             m_en_ready: Default::default(),
             nf: Default::default(),
             pay_x: Default::default(),
-            pay_k: Default::default(),
             sl_early: std::array::from_fn(|_| Default::default()),
             sl_org: std::array::from_fn(|_| Default::default()),
             sl_nak: std::array::from_fn(|_| Default::default()),
@@ -1037,21 +1014,10 @@ impl<
             m5: Default::default(),
             b_pend: Default::default(),
             b_pend_k: Default::default(),
-            ix_ya: std::array::from_fn(|_| Default::default()),
-            ix_yb: std::array::from_fn(|_| Default::default()),
-            ix_sa: std::array::from_fn(|_| Default::default()),
-            ix_sb: std::array::from_fn(|_| Default::default()),
-            ix_hp: std::array::from_fn(|_| Default::default()),
-            ix_y: std::array::from_fn(|_| Default::default()),
-            ix_bpa: Default::default(),
-            ix_bpb: Default::default(),
-            ix_hva: Default::default(),
-            ix_hvb: Default::default(),
-            ix_hka: Default::default(),
-            ix_hkb: Default::default(),
-            ix_sna: Default::default(),
-            ix_snb: Default::default(),
+            b_pend_kx: std::array::from_fn(|_| Default::default()),
+            rp_hv_kx: std::array::from_fn(|_| Default::default()),
             c0_ix: std::array::from_fn(|_| Default::default()),
+            s1_ix: std::array::from_fn(|_| Default::default()),
             ix_en: std::array::from_fn(|_| Default::default()),
             ha_status: Default::default(),
             ha_off: Default::default(),
@@ -1120,8 +1086,8 @@ impl<
             rp_hv_v: Default::default(),
             rp_ki: std::array::from_fn(|_| Default::default()),
             rp_hk: Default::default(),
-            rp_hka: Default::default(),
-            rp_hkb: Default::default(),
+            rp_hkx: std::array::from_fn(|_| Default::default()),
+            rp_hk_n: Default::default(),
             rp_kc: std::array::from_fn(|_| Default::default()),
             rp_hc: Default::default(),
             rp_hva: Default::default(),
@@ -1135,6 +1101,7 @@ impl<
             rp_vl1: Default::default(),
             rp_din_c: Default::default(),
             rp_c1: Default::default(),
+            rp_din_key: Default::default(),
             rp_din_k: Default::default(),
             rp_k1: Default::default(),
             rp_kr1: Default::default(),
@@ -1405,8 +1372,7 @@ impl<
             rp_hv,
             rp_hv_k,
             rp_hv_v,
-            rp_hka,
-            rp_hkb,
+            rp_hk,
             rp_hva,
             rp_hvb,
             rp_hca,
@@ -1491,16 +1457,14 @@ impl<
             self.walk_slot[i].d.next = self.walk_slot[i].q.val();
         }
         for j in 0..5 {
-            self.ix_ya[j].clock.next = self.clock.val();
-            self.ix_ya[j].d.next = self.ix_ya[j].q.val();
-            self.ix_yb[j].clock.next = self.clock.val();
-            self.ix_yb[j].d.next = self.ix_yb[j].q.val();
-            self.ix_sa[j].clock.next = self.clock.val();
-            self.ix_sa[j].d.next = self.ix_sa[j].q.val();
-            self.ix_sb[j].clock.next = self.clock.val();
-            self.ix_sb[j].d.next = self.ix_sb[j].q.val();
-            self.ix_hp[j].clock.next = self.clock.val();
-            self.ix_hp[j].d.next = self.ix_hp[j].q.val();
+            self.b_pend_kx[j].clock.next = self.clock.val();
+            self.b_pend_kx[j].d.next = self.b_pend_kx[j].q.val();
+            self.rp_hv_kx[j].clock.next = self.clock.val();
+            self.rp_hv_kx[j].d.next = self.rp_hv_kx[j].q.val();
+            self.s1_ix[j].clock.next = self.clock.val();
+            self.s1_ix[j].d.next = self.s1_ix[j].q.val();
+            self.rp_hkx[j].clock.next = self.clock.val();
+            self.rp_hkx[j].d.next = self.rp_hkx[j].q.val();
         }
         for i in 0..4 {
             self.rp_ki[i].clock.next = self.clock.val();
@@ -1517,7 +1481,6 @@ impl<
         self.payload.read_clock.next = self.clock.val();
         self.nf.clock.next = self.clock.val();
         self.pay_x.clock.next = self.clock.val();
-        self.pay_k.clock.next = self.clock.val();
         self.payload.write_clock.next = self.clock.val();
         self.wi_va.read_clock.next = self.clock.val();
         self.wi_va.write_clock.next = self.clock.val();
@@ -1640,11 +1603,9 @@ impl<
         }
         self.rp_hvl.next = self.rp_hva.q.val();
         self.rp_hc.next = self.rp_hca.q.val();
-        self.rp_hk.next = self.rp_hka.q.val();
         if self.rp_hp.q.val() {
             self.rp_hvl.next = self.rp_hvb.q.val();
             self.rp_hc.next = self.rp_hcb.q.val();
-            self.rp_hk.next = self.rp_hkb.q.val();
         }
         if self.rp_have.val() {
             self.c0_replay.next = true;
@@ -1668,7 +1629,7 @@ impl<
         self.c0_key.next = self.s_xreq.key.val();
         if self.rp_hv_k.q.val() {
             self.c0_key.next = (self.rp_q.data_out.val().key & self.key_keep.val())
-                | (bit_cast::<32, MR_BITS>(self.rp_hk.val()) << 8);
+                | (bit_cast::<32, MR_BITS>(self.rp_hk.q.val()) << 8);
         }
         if self.b_pend_k.q.val() {
             self.c0_key.next = self.s1_key.val();
@@ -1681,15 +1642,15 @@ impl<
         self.ix_en[3].next = self.s4_valid.q.val();
         self.ix_en[4].next = self.s5_valid.q.val();
         for j in 0..5 {
-            self.ix_y[j].next = self.ix_ya[j].q.val();
             self.c0_ix[j].next = self.s_xreq.key.val().get_bits::<MR_BITS>(8);
-            if self.ix_hp[j].q.val() {
-                self.ix_y[j].next = self.ix_yb[j].q.val();
-                if self.ix_sb[j].q.val() {
-                    self.c0_ix[j].next = self.ix_yb[j].q.val();
-                }
-            } else if self.ix_sa[j].q.val() {
-                self.c0_ix[j].next = self.ix_ya[j].q.val();
+            if self.rp_hv_kx[j].q.val() {
+                self.c0_ix[j].next = self.rp_hkx[j].q.val();
+            }
+            if self.b_pend_kx[j].q.val() {
+                self.c0_ix[j].next = self.s1_ix[j].q.val();
+            }
+            if !self.b_pend_kx[j].q.val() {
+                self.s1_ix[j].d.next = self.c0_ix[j].val();
             }
         }
         // Whether the lookup crosses a 4 KiB page: a new request's from the
@@ -1721,6 +1682,14 @@ impl<
             self.b_pend_k.d.next = self.b_pend_k.q.val() & (!self.c0_valid.val());
             if self.c0_valid.val() & (!self.c0_half.val()) & self.c0_cross.val() {
                 self.b_pend_k.d.next = true;
+            }
+        }
+        for j in 0..5 {
+            if self.issue_ok.val() | self.ix_en[j].val() {
+                self.b_pend_kx[j].d.next = self.b_pend_kx[j].q.val() & (!self.c0_valid.val());
+                if self.c0_valid.val() & (!self.c0_half.val()) & self.c0_cross.val() {
+                    self.b_pend_kx[j].d.next = true;
+                }
             }
         }
 
@@ -1856,15 +1825,20 @@ impl<
         if self.rp1_valid.q.val() | self.c0_rp.val() | self.rs_rp.q.val() {
             self.rp_hv_k.d.next = self.rp_hv_nx.val();
         }
+        for j in 0..5 {
+            if self.rp1_valid.q.val() | self.c0_rp.val() | self.rs_rp.q.val() | self.ix_en[j].val()
+            {
+                self.rp_hv_kx[j].d.next = self.rp_hv_nx.val();
+            }
+        }
         if self.rp1_valid.q.val() | self.c0_valid.val() | self.rs_rp.q.val() {
             self.rp_hv_v.d.next = self.rp_hv_nx.val();
         }
         // The head's MR index for the next clock: after a pop, the second
         // entry (or the word pushed now, if there is none); otherwise the
-        // head kept (or the word pushed now into an empty queue). The
-        // pushed word's index is read from `pay_k`, beside the payload.
-        self.pay_k.read_address.next = self.rp1_slot.q.val();
-        self.rp_din_k.next = self.pay_k.read_data.val();
+        // head kept (or the word pushed now into an empty queue).
+        self.rp_din_key.next = self.payload.read_data.val().key;
+        self.rp_din_k.next = self.rp_din_key.val().get_bits::<MR_BITS>(8);
         self.pay_x.read_address.next = self.rp1_slot.q.val();
         self.rp_din_c.next = self.pay_x.read_data.val();
         self.rp_din_vl.next = bit_cast::<77, 64>(self.payload.read_data.val().va)
@@ -1887,67 +1861,33 @@ impl<
                 self.rp_vl1.next = self.rp_vl[i].q.val();
             }
         }
+        self.rp_hk_n.next = self.rp_hk.q.val();
+        if self.c0_rp.val() {
+            self.rp_hk_n.next = self.rp_din_k.val();
+            if self.rp_q.count.val() >= 2 {
+                self.rp_hk_n.next = self.rp_k1.val();
+            }
+        } else if self.rp_q.count.val() == 0 {
+            self.rp_hk_n.next = self.rp_din_k.val();
+        }
         // The head after a pop (b) and without one (a); `rp_hp` chooses.
         self.rp_hp.d.next = self.c0_rp.val();
         self.rp_hvb.d.next = self.rp_din_vl.val();
         self.rp_hcb.d.next = self.rp_din_c.val();
-        self.rp_hkb.d.next = self.rp_din_k.val();
         if self.rp_q.count.val() >= 2 {
             self.rp_hvb.d.next = self.rp_vl1.val();
             self.rp_hcb.d.next = self.rp_c1.val();
-            self.rp_hkb.d.next = self.rp_k1.val();
         }
         self.rp_hva.d.next = self.rp_hvl.val();
         self.rp_hca.d.next = self.rp_hc.val();
-        self.rp_hka.d.next = self.rp_hk.val();
         if self.rp_q.count.val() == 0 {
             self.rp_hva.d.next = self.rp_din_vl.val();
             self.rp_hca.d.next = self.rp_din_c.val();
-            self.rp_hka.d.next = self.rp_din_k.val();
         }
-        // c0's registered MR index for the next clock (see `ix_ya`): `a`
-        // if c0 issues nothing now, `b` if it issues. Without an issue the
-        // B half stays pending (unless reset) and the head is not popped;
-        // with one, a B half becomes pending exactly when c0 issues an A
-        // half that crosses, with c0's own index, and the head is popped
-        // exactly when the issue is the head's replay (`c0_rp`).
-        self.ix_bpa.next = self.b_pend.q.val() & (!self.rs_st.q.val());
-        self.ix_bpb.next = (!self.c0_half.val()) & self.c0_cross.val() & (!self.rs_st.q.val());
-        self.ix_hva.next =
-            (!self.rs_rp.q.val()) & (self.rp1_valid.q.val() | (self.rp_q.count.val() != 0));
-        self.ix_sna.next = self.ix_bpa.val() | self.ix_hva.val();
-        self.ix_hka.next = self.rp_hk.val();
-        if self.rp_q.count.val() == 0 {
-            self.ix_hka.next = self.rp_din_k.val();
-        }
-        self.ix_hvb.next = self.ix_hva.val();
-        self.ix_hkb.next = self.ix_hka.val();
-        if self.rp_have.val() & (!self.b_pend.q.val()) {
-            self.ix_hvb.next =
-                (!self.rs_rp.q.val()) & (self.rp1_valid.q.val() | (self.rp_q.count.val() > 1));
-            self.ix_hkb.next = self.rp_din_k.val();
-            if self.rp_q.count.val() >= 2 {
-                self.ix_hkb.next = self.rp_k1.val();
-            }
-        }
-        self.ix_snb.next = self.ix_bpb.val() | self.ix_hvb.val();
+        self.rp_hk.d.next = self.rp_hk_n.val();
         for j in 0..5 {
-            if self.ix_en[j].val() | self.c0_valid.val() | self.ix_hp[j].q.val() {
-                self.ix_hp[j].d.next = self.c0_valid.val();
-            }
-            if self.ix_en[j].val() | (self.ix_sna.val() ^ self.ix_sa[j].q.val()) {
-                self.ix_sa[j].d.next = self.ix_sna.val();
-            }
-            if self.ix_en[j].val() | (self.ix_snb.val() ^ self.ix_sb[j].q.val()) {
-                self.ix_sb[j].d.next = self.ix_snb.val();
-            }
-            self.ix_ya[j].d.next = self.ix_hka.val();
-            if self.ix_bpa.val() {
-                self.ix_ya[j].d.next = self.ix_y[j].val();
-            }
-            self.ix_yb[j].d.next = self.ix_hkb.val();
-            if self.ix_bpb.val() {
-                self.ix_yb[j].d.next = self.c0_ix[j].val();
+            if self.c0_rp.val() | (self.rp_q.count.val() == 0) | self.ix_en[j].val() {
+                self.rp_hkx[j].d.next = self.rp_hk_n.val();
             }
         }
         self.rp_fill.next = self.rp_q.count.val()
@@ -2477,9 +2417,6 @@ impl<
         self.pay_x.write_enable.next = self.c6_alloc.q.val();
         self.pay_x.write_address.next = self.c6_slot.q.val();
         self.pay_x.write_data.next = self.c6_xend.val() > 4096;
-        self.pay_k.write_enable.next = self.c6_alloc.q.val();
-        self.pay_k.write_address.next = self.c6_slot.q.val();
-        self.pay_k.write_data.next = self.c6_req.q.val().key.get_bits::<MR_BITS>(8);
 
         for i in 0..SLOTS {
             if self.c6_oh.q.val().get_bit(i) {
@@ -2823,6 +2760,9 @@ impl<
             self.s5_valid.d.next = false;
             self.b_pend.d.next = false;
             self.b_pend_k.d.next = false;
+            for j in 0..5 {
+                self.b_pend_kx[j].d.next = false;
+            }
             self.hf_acc.d.next = false;
             self.rp0_valid.d.next = false;
             self.rp1_valid.d.next = false;

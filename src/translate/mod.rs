@@ -596,10 +596,10 @@ pub struct Translator<
     // (`rp_q.wr_ptr`, `rp_q.rd_ptr`).
     rp_ki: [DFF<Bits<MR_BITS>>; 4],
     rp_hk: DFF<Bits<MR_BITS>>,
-    // The head's MR index again for each copy of `c0_ix` (loaded beside
-    // `rp_hk`, and also in the clocks of `ix_en[j]`, which keeps the
-    // copies apart in synthesis), so that each sits by its own LUT RAM of
-    // the MR table instead of one register reaching all five.
+    // The head's MR index again for each copy of `c0_ix` (loaded as
+    // `rp_hk` is, but under that copy's own issue, `c0_rpx[j]`, which also
+    // keeps the copies apart in synthesis), so that each sits by its own
+    // LUT RAM of the MR table instead of one register reaching all five.
     rp_hkx: [DFF<Bits<MR_BITS>>; 5],
     rp_hk_n: Signal<Local, Bits<MR_BITS>>,
     // Likewise whether each queued request crosses a 4 KiB page (`rp_kc`)
@@ -715,6 +715,16 @@ pub struct Translator<
     // decision ends at these registers, not at the FIFO's write port.
     rsp6_valid: DFF<Bit>,
     rsp6: DFF<XRsp>,
+    // Room in the output for every lookup that could issue, a register
+    // computed a clock ahead (`o_room`), so that the issue decision does
+    // not start at the output FIFO's count and `rsp6_valid`. It bounds the
+    // next clock's words (FIFO and `rsp6`) from above by this clock's, plus
+    // c5's lookup (at most one response each), less the one leaving whole:
+    // a lookup at c5 that answers nothing (a park, an A half, a prefetch)
+    // makes it one word too cautious for a clock, never too eager.
+    o_room: DFF<Bit>,
+    o_occ: Signal<Local, Bits<4>>,
+    o_leave: Signal<Local, Bit>,
     // The output's head: the FIFO's oldest word, or `rsp6` when it is empty.
     o_head: Signal<Local, XRsp>,
 
@@ -724,6 +734,10 @@ pub struct Translator<
     new_inflight: Signal<Local, Bits<CNT_BITS>>,
     c0_valid: Signal<Local, Bit>,
     c0_rp: Signal<Local, Bit>,
+    // `c0_rp` again for each copy of the head's MR index (`rp_hkx[j]`),
+    // from that copy's own registers (`b_pend_kx[j]`, `rp_hv_kx[j]`): the
+    // issue reaches five small loads, not one net to all 48 bits.
+    c0_rpx: [Signal<Local, Bit>; 5],
     c0_replay: Signal<Local, Bit>,
     c0_slot: Signal<Local, Bits<SLOT_BITS>>,
     c0_half: Signal<Local, Bit>,
@@ -1149,6 +1163,9 @@ impl<
             rl_w: Default::default(),
             beat2: Default::default(),
             rsp6_valid: Default::default(),
+            o_room: Default::default(),
+            o_occ: Default::default(),
+            o_leave: Default::default(),
             rsp6: Default::default(),
             o_head: Default::default(),
             xreq: Default::default(),
@@ -1156,6 +1173,7 @@ impl<
             new_inflight: Default::default(),
             c0_valid: Default::default(),
             c0_rp: Default::default(),
+            c0_rpx: std::array::from_fn(|_| Default::default()),
             c0_replay: Default::default(),
             c0_slot: Default::default(),
             c0_half: Default::default(),
@@ -1416,7 +1434,8 @@ impl<
             rl_w,
             beat2,
             rsp6_valid,
-            rsp6
+            rsp6,
+            o_room
         );
         for i in 0..SLOTS {
             self.sl_valid[i].clock.next = self.clock.val();
@@ -1553,8 +1572,7 @@ impl<
             & self.tlb.ready.val()
             & (!self.rs_is.q.val())
             & (!self.hold.val())
-            & ((self.out_fifo.count.val() <= 1)
-                | ((self.out_fifo.count.val() == 2) & (!self.rsp6_valid.q.val())))
+            & self.o_room.q.val()
             // A fill offered (`fill_is`) blocks the issue whether or not
             // the TLB takes it (it refuses one only in an invalidation's
             // last step), so the issue does not wait for the TLB's
@@ -1586,6 +1604,10 @@ impl<
             & (!self.rp_have.val())
             & ((self.used_cnt.q.val() + self.new_inflight.val()) < self.slots_total.val());
         self.c0_rp.next = self.issue_ok.val() & (!self.b_pend.q.val()) & self.rp_have.val();
+        for j in 0..5 {
+            self.c0_rpx[j].next =
+                self.issue_ok.val() & (!self.b_pend_kx[j].q.val()) & self.rp_hv_kx[j].q.val();
+        }
         self.s1_page.next = (self.s1.q.val().va & 0xFFFF_FFFF_FFFF_F000_u64) + 0x1000_u64;
         self.c0_valid.next = self.s_xreq.valid.val() & self.s_xreq.ready.val();
         self.c0_replay.next = false;
@@ -1886,8 +1908,13 @@ impl<
         }
         self.rp_hk.d.next = self.rp_hk_n.val();
         for j in 0..5 {
-            if self.c0_rp.val() | (self.rp_q.count.val() == 0) | self.ix_en[j].val() {
-                self.rp_hkx[j].d.next = self.rp_hk_n.val();
+            if self.c0_rpx[j].val() {
+                self.rp_hkx[j].d.next = self.rp_din_k.val();
+                if self.rp_q.count.val() >= 2 {
+                    self.rp_hkx[j].d.next = self.rp_k1.val();
+                }
+            } else if self.rp_q.count.val() == 0 {
+                self.rp_hkx[j].d.next = self.rp_din_k.val();
             }
         }
         self.rp_fill.next = self.rp_q.count.val()
@@ -2725,6 +2752,13 @@ impl<
             self.m_xrsp.pa.next = 0.into();
             self.m_xrsp.seg_len.next = 0.into();
         }
+        self.o_leave.next =
+            self.m_xrsp.valid.val() & self.m_xrsp.ready.val() & self.m_xrsp.last.val();
+        self.o_occ.next = self.out_fifo.count.val()
+            + bit_cast::<4, 1>(self.rsp6_valid.q.val().into())
+            + bit_cast::<4, 1>(self.s5_valid.q.val().into());
+        self.o_room.d.next =
+            (self.o_occ.val() <= 2) | (self.o_leave.val() & (self.o_occ.val() == 3));
         self.out_fifo.pop.next = false;
         self.out_fifo.push.next = self.rsp6_valid.q.val();
         if self.m_xrsp.valid.val() & self.m_xrsp.ready.val() {

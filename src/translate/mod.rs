@@ -759,7 +759,11 @@ pub struct Translator<
     c0_cb: Signal<Local, Bits<16>>,
     c0_end: Signal<Local, Bits<16>>,
     c0_cross: Signal<Local, Bit>,
-    s1_page: Signal<Local, Bits<64>>,
+    // The B half's page (the A half's `va` rounded down to its 4 KiB page,
+    // plus 4 KiB), a register loaded with c1's payload from c0's address,
+    // so that a B half's c0 starts the MR table's `va + len` at a
+    // flip-flop and not behind a 52-bit increment of `s1.va`.
+    s1_page: DFF<Bits<64>>,
     rp_found: Signal<Local, Bit>,
     rp_sel: Signal<Local, Bits<SLOT_BITS>>,
     rp_take: Signal<Local, Bit>,
@@ -1435,7 +1439,8 @@ impl<
             beat2,
             rsp6_valid,
             rsp6,
-            o_room
+            o_room,
+            s1_page
         );
         for i in 0..SLOTS {
             self.sl_valid[i].clock.next = self.clock.val();
@@ -1608,7 +1613,6 @@ impl<
             self.c0_rpx[j].next =
                 self.issue_ok.val() & (!self.b_pend_kx[j].q.val()) & self.rp_hv_kx[j].q.val();
         }
-        self.s1_page.next = (self.s1.q.val().va & 0xFFFF_FFFF_FFFF_F000_u64) + 0x1000_u64;
         self.c0_valid.next = self.s_xreq.valid.val() & self.s_xreq.ready.val();
         self.c0_replay.next = false;
         self.c0_slot.next = 0.into();
@@ -1644,7 +1648,7 @@ impl<
             self.c0_slot.next = bit_cast::<SLOT_BITS, 8>(self.s1.q.val().slot);
             self.c0_half.next = true;
             self.c0_req.next = self.s1.q.val().req;
-            self.c0_va.next = self.s1_page.val();
+            self.c0_va.next = self.s1_page.q.val();
         }
         self.s1_rq.next = self.s1.q.val().req;
         self.s1_key.next = self.s1_rq.val().key;
@@ -1775,6 +1779,7 @@ impl<
         self.s1_valid.d.next = self.c0_valid.val();
         if !self.b_pend.q.val() {
             self.s1.d.next = self.c0_st.val();
+            self.s1_page.d.next = (self.c0_va.val() & 0xFFFF_FFFF_FFFF_F000_u64) + 0x1000_u64;
         }
         if self.b_pend.q.val() & self.c0_valid.val() {
             self.s1.d.next.half = true;

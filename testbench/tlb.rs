@@ -161,6 +161,12 @@ impl<D: Dut> Bench<D> {
             "clock {}: outputs differ from the reference",
             self.clock
         );
+        // The translator tests `inv_valid` alone in its issue decision.
+        assert!(
+            got.inv_ready || !got.ready,
+            "clock {}: ready high without inv_ready",
+            self.clock
+        );
         if self.check_multi {
             assert!(
                 !got.res_multi_hit,

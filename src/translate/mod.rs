@@ -348,10 +348,12 @@ pub struct Translator<
     // Each parked request's early-NAK fields (NF_BITS), written when it
     // parks for a walk.
     nf: LutRam<Bits<NF_BITS>, SLOT_BITS>,
-    // Whether each parked request crosses a 4 KiB page, computed from c6's
-    // request as it parks and read beside the payload at rp1 (with
-    // `rp1_slot`), so no add follows the payload RAM's output.
-    pay_x: LutRam<Bit, SLOT_BITS>,
+    // Two flags of each parked request, computed from c6's request as it
+    // parks and read beside the payload at rp1 (with `rp1_slot`), so no
+    // add or wide compare follows the payload RAM's output: bit 0, it
+    // crosses a 4 KiB page; bit 1, its key has bits set above the MR index
+    // (out of the MR table's range).
+    pay_x: LutRam<Bits<2>, SLOT_BITS>,
     wi_va: RAM<Bits<64>, SLOT_BITS>,
     wi_off: RAM<Bits<64>, SLOT_BITS>,
     wi_root: RAM<Bits<52>, SLOT_BITS>,
@@ -602,11 +604,14 @@ pub struct Translator<
     // LUT RAM of the MR table instead of one register reaching all five.
     rp_hkx: [DFF<Bits<MR_BITS>>; 5],
     rp_hk_n: Signal<Local, Bits<MR_BITS>>,
-    // Likewise whether each queued request crosses a 4 KiB page (`rp_kc`)
-    // and the head's (`rp_hc`), so that c0's crossing test and the B half
-    // it schedules do not wait for the queue's LUT-RAM read either.
-    rp_kc: [DFF<Bit>; 4],
-    rp_hc: Signal<Local, Bit>,
+    // Likewise the two flags of `pay_x` for each queued request (`rp_kc`)
+    // and the head (`rp_hc`), so that c0's crossing test, the B half it
+    // schedules and the MR table's key-range check do not wait for the
+    // queue's LUT-RAM read either: a replay's key reaches the MR table
+    // with its bits above the index taken from the flag (all set or all
+    // clear), which is all the range check reads of them.
+    rp_kc: [DFF<Bits<2>>; 4],
+    rp_hc: Signal<Local, Bits<2>>,
     // Likewise each queued request's address and length (`rp_vl`, `va` in
     // `[63:0]`, `len` in `[76:64]`) and the head's (`rp_hvl`): the MR
     // table's sums (`va + len`, `va[11:0] + len`) start at flip-flops.
@@ -621,19 +626,21 @@ pub struct Translator<
     // readers, which start from it with slack to spare.
     rp_hva: DFF<Bits<77>>,
     rp_hvb: DFF<Bits<77>>,
-    rp_hca: DFF<Bit>,
-    rp_hcb: DFF<Bit>,
+    rp_hca: DFF<Bits<2>>,
+    rp_hcb: DFF<Bits<2>>,
     rp_hp: DFF<Bit>,
     rp_din_vl: Signal<Local, Bits<77>>,
     rp_vl1: Signal<Local, Bits<77>>,
-    rp_din_c: Signal<Local, Bit>,
-    rp_c1: Signal<Local, Bit>,
+    rp_din_c: Signal<Local, Bits<2>>,
+    rp_c1: Signal<Local, Bits<2>>,
     rp_din_key: Signal<Local, Bits<32>>,
     rp_din_k: Signal<Local, Bits<MR_BITS>>,
     rp_k1: Signal<Local, Bits<MR_BITS>>,
     rp_kr1: Signal<Local, Bits<2>>,
-    // The key bits outside the MR index.
-    key_keep: Constant<Bits<32>>,
+    // The key bits above the MR index, and a replay's (all set or all clear,
+    // from its flag).
+    key_hi: Constant<Bits<32>>,
+    rp_khi: Signal<Local, Bits<32>>,
     // Free slots for a park, from the previous clock's valid bits: the
     // lowest and the highest free slot (the admission rule keeps two free
     // whenever two parks can follow each other), and whether the previous
@@ -1123,7 +1130,8 @@ impl<
             rp_din_k: Default::default(),
             rp_k1: Default::default(),
             rp_kr1: Default::default(),
-            key_keep: Constant::new(((u32::MAX as u64) & !(((1u64 << MR_BITS) - 1) << 8)).into()),
+            rp_khi: Default::default(),
+            key_hi: Constant::new(((u32::MAX as u64) & !((1u64 << (8 + MR_BITS)) - 1)).into()),
             rp1_slot: Default::default(),
             rp_q: Default::default(),
             rp_qs: Default::default(),
@@ -1585,7 +1593,10 @@ impl<
             // (`hf_acc`).
             & (!self.fill_is.val())
             & (!self.hf_acc.q.val())
-            & (!(self.inv.valid.val() & self.inv.ready.val()));
+            // An invalidation offered now is taken now: the TLB's
+            // `inv_ready` is high whenever its `ready` is, so this term
+            // need not wait for `inv_ready` (the TLB's state, far away).
+            & (!self.inv.valid.val());
         // Lookups of new requests in flight, each of which may still take a
         // slot (a crossing request counts twice: conservative).
         self.new_inflight.next =
@@ -1653,9 +1664,14 @@ impl<
         self.s1_rq.next = self.s1.q.val().req;
         self.s1_key.next = self.s1_rq.val().key;
         self.c0_key.next = self.s_xreq.key.val();
+        self.rp_khi.next = 0.into();
+        if self.rp_hc.val().get_bit(1) {
+            self.rp_khi.next = self.key_hi.val();
+        }
         if self.rp_hv_k.q.val() {
-            self.c0_key.next = (self.rp_q.data_out.val().key & self.key_keep.val())
-                | (bit_cast::<32, MR_BITS>(self.rp_hk.q.val()) << 8);
+            self.c0_key.next = bit_cast::<32, 8>(self.rp_q.data_out.val().key.get_bits::<8>(0))
+                | (bit_cast::<32, MR_BITS>(self.rp_hk.q.val()) << 8)
+                | self.rp_khi.val();
         }
         if self.b_pend_k.q.val() {
             self.c0_key.next = self.s1_key.val();
@@ -1695,7 +1711,7 @@ impl<
                 << 1);
         self.c0_cross.next = self.c0_end.val().get_bit(15);
         if self.rp_have.val() {
-            self.c0_cross.next = self.rp_hc.val();
+            self.c0_cross.next = self.rp_hc.val().get_bit(0);
         }
         if self.b_pend.q.val() {
             self.c0_cross.next = true;
@@ -2448,7 +2464,8 @@ impl<
             + bit_cast::<14, 13>(self.c6_len.val());
         self.pay_x.write_enable.next = self.c6_alloc.q.val();
         self.pay_x.write_address.next = self.c6_slot.q.val();
-        self.pay_x.write_data.next = self.c6_xend.val() > 4096;
+        self.pay_x.write_data.next = bit_cast::<2, 1>((self.c6_xend.val() > 4096).into())
+            | (bit_cast::<2, 1>(((self.c6_req.q.val().key & self.key_hi.val()) != 0).into()) << 1);
 
         for i in 0..SLOTS {
             if self.c6_oh.q.val().get_bit(i) {

@@ -85,6 +85,10 @@ pub enum TlbState {
 /// Invalidation (valid/ready, then a done pulse): `inv_valid`, `inv_ready`,
 /// `inv_kind`, `inv_mr`, `inv_va_lo`, `inv_va_hi`, `inv_off_lo`, `inv_off_hi`,
 /// `inv_done`.
+/// `inv_ready` is high in every clock `ready` is (both are registers; `ready`
+/// is only ever high while no invalidation or reset sweep runs), so a user
+/// that issues only under `ready` may test `inv_valid` alone for an
+/// invalidation taken in the same clock.
 ///
 /// # Latency and throughput
 ///

@@ -354,6 +354,11 @@ pub struct Translator<
     // crosses a 4 KiB page; bit 1, its key has bits set above the MR index
     // (out of the MR table's range).
     pay_x: LutRam<Bits<2>, SLOT_BITS>,
+    // Each parked request's MR index (its key's bits `[8 + MR_BITS - 1:8]`),
+    // likewise beside the payload: the replay head's index registers
+    // (`rp_hk`, `rp_hkx`, `rp_ki`) load from a LUT RAM read, not from the
+    // payload block RAM's clock-to-output.
+    pay_k: LutRam<Bits<MR_BITS>, SLOT_BITS>,
     wi_va: RAM<Bits<64>, SLOT_BITS>,
     wi_off: RAM<Bits<64>, SLOT_BITS>,
     wi_root: RAM<Bits<52>, SLOT_BITS>,
@@ -590,6 +595,11 @@ pub struct Translator<
     rp_hv_k: DFF<Bit>,
     rp_hv_v: DFF<Bit>,
     rp_hv_nx: Signal<Local, Bit>,
+    // `rp_q` holds two words or more, kept for the next clock as "not
+    // empty" is: `rp_hv_nx` then reads the issue and four of the
+    // translator's flip-flops, not the queue's count (which sits with the
+    // queue's LUT RAM, away from the copies it feeds).
+    rp_ge2: DFF<Bit>,
     // The MR table's index bits of every key in `rp_q` (`rp_ki`, written
     // at the same pointer as the queue) and of its head (`rp_hk`, computed
     // for the next clock from the push and the pop): the MR table's LUT
@@ -633,7 +643,6 @@ pub struct Translator<
     rp_vl1: Signal<Local, Bits<77>>,
     rp_din_c: Signal<Local, Bits<2>>,
     rp_c1: Signal<Local, Bits<2>>,
-    rp_din_key: Signal<Local, Bits<32>>,
     rp_din_k: Signal<Local, Bits<MR_BITS>>,
     rp_k1: Signal<Local, Bits<MR_BITS>>,
     rp_kr1: Signal<Local, Bits<2>>,
@@ -965,6 +974,7 @@ impl<
             m_en_ready: Default::default(),
             nf: Default::default(),
             pay_x: Default::default(),
+            pay_k: Default::default(),
             sl_early: std::array::from_fn(|_| Default::default()),
             sl_org: std::array::from_fn(|_| Default::default()),
             sl_nak: std::array::from_fn(|_| Default::default()),
@@ -1108,6 +1118,7 @@ impl<
             rp_hv: Default::default(),
             rp_hv_k: Default::default(),
             rp_hv_nx: Default::default(),
+            rp_ge2: Default::default(),
             rp_hv_v: Default::default(),
             rp_ki: std::array::from_fn(|_| Default::default()),
             rp_hk: Default::default(),
@@ -1126,7 +1137,6 @@ impl<
             rp_vl1: Default::default(),
             rp_din_c: Default::default(),
             rp_c1: Default::default(),
-            rp_din_key: Default::default(),
             rp_din_k: Default::default(),
             rp_k1: Default::default(),
             rp_kr1: Default::default(),
@@ -1402,6 +1412,7 @@ impl<
             rp_hv,
             rp_hv_k,
             rp_hv_v,
+            rp_ge2,
             rp_hk,
             rp_hva,
             rp_hvb,
@@ -1513,6 +1524,7 @@ impl<
         self.payload.read_clock.next = self.clock.val();
         self.nf.clock.next = self.clock.val();
         self.pay_x.clock.next = self.clock.val();
+        self.pay_k.clock.next = self.clock.val();
         self.payload.write_clock.next = self.clock.val();
         self.wi_va.read_clock.next = self.clock.val();
         self.wi_va.write_clock.next = self.clock.val();
@@ -1859,11 +1871,18 @@ impl<
         self.rp_q.pop.next = self.c0_rp.val();
         self.rp_qs.pop.next = self.c0_rp.val();
         // Not empty after this clock: a push (never refused: a read starts
-        // only with room for it), or a word left after the pop.
+        // only with room for it), or a word left after the pop (two or
+        // more now, or one not popped).
         self.rp_hv_nx.next = (!self.rs_rp.q.val())
             & (self.rp1_valid.q.val()
-                | (self.rp_q.count.val() > 1)
-                | ((self.rp_q.count.val() == 1) & (!self.c0_rp.val())));
+                | self.rp_ge2.q.val()
+                | (self.rp_hv.q.val() & (!self.c0_rp.val())));
+        // Two or more after this clock: three now, or two not popped
+        // without a push, or one pushed to without a pop.
+        self.rp_ge2.d.next = (!self.rs_rp.q.val())
+            & ((self.rp_q.count.val() > 2)
+                | ((self.rp_q.count.val() == 2) & (self.rp1_valid.q.val() | (!self.c0_rp.val())))
+                | ((self.rp_q.count.val() == 1) & self.rp1_valid.q.val() & (!self.c0_rp.val())));
         self.rp_hv.d.next = self.rp_hv_nx.val();
         if self.rp1_valid.q.val() | self.c0_rp.val() | self.rs_rp.q.val() {
             self.rp_hv_k.d.next = self.rp_hv_nx.val();
@@ -1880,8 +1899,8 @@ impl<
         // The head's MR index for the next clock: after a pop, the second
         // entry (or the word pushed now, if there is none); otherwise the
         // head kept (or the word pushed now into an empty queue).
-        self.rp_din_key.next = self.payload.read_data.val().key;
-        self.rp_din_k.next = self.rp_din_key.val().get_bits::<MR_BITS>(8);
+        self.pay_k.read_address.next = self.rp1_slot.q.val();
+        self.rp_din_k.next = self.pay_k.read_data.val();
         self.pay_x.read_address.next = self.rp1_slot.q.val();
         self.rp_din_c.next = self.pay_x.read_data.val();
         self.rp_din_vl.next = bit_cast::<77, 64>(self.payload.read_data.val().va)
@@ -2462,6 +2481,9 @@ impl<
         self.c6_len.next = self.c6_req.q.val().len;
         self.c6_xend.next = bit_cast::<14, 12>(self.c6_va.val().get_bits::<12>(0))
             + bit_cast::<14, 13>(self.c6_len.val());
+        self.pay_k.write_enable.next = self.c6_alloc.q.val();
+        self.pay_k.write_address.next = self.c6_slot.q.val();
+        self.pay_k.write_data.next = self.c6_req.q.val().key.get_bits::<MR_BITS>(8);
         self.pay_x.write_enable.next = self.c6_alloc.q.val();
         self.pay_x.write_address.next = self.c6_slot.q.val();
         self.pay_x.write_data.next = bit_cast::<2, 1>((self.c6_xend.val() > 4096).into())

@@ -1941,6 +1941,100 @@ fn an_early_rnr_nak_leaves_three_clocks_after_the_pte_beat_for_remote_ops_only()
 /// FIFO's words and the registered c6 response together. Exactly 8 requests
 /// are taken, nothing overflows, and the 8 answers leave in order once the
 /// consumer is ready; then requests are taken again.
+/// Two replays wait in the replay queue while the output is full (of
+/// answers to a third QP), then leave with no replay pushed behind them:
+/// both are answered. ("Not
+/// empty" after the first pop depends on the queue's "two or more",
+/// which must hold while the queue neither pushes nor pops.)
+#[test]
+fn two_replays_held_by_a_stalled_output_are_both_answered_when_it_drains() {
+    use PageSize::*;
+    let base = 0x1000_0000u64;
+    let mut w = world_with(vec![(
+        mr(base, 0x10_0000, 1),
+        vec![(0, Size4K, 0x600, true), (0x1000, Size4K, 0x601, true)],
+    )]);
+    // Walks slower than the output fills: both replays queue behind it.
+    w.mem.cfg = MemConfig::fixed(60);
+    let mut be = Backend::verilated(Small::new(QPS as usize), "translator_small");
+    let mut step = |w: &mut World, i: &mut Inputs| -> Outputs {
+        i.axi = w.mem.outputs();
+        i.flt_ready = true;
+        let o = be.settle(i);
+        assert!(!o.overflow, "output FIFO overflow");
+        w.mem.edge(&read_master(&o));
+        be.tick();
+        o
+    };
+    for _ in 0..2 {
+        step(
+            &mut w,
+            &mut Inputs {
+                rst: true,
+                ..Inputs::default()
+            },
+        );
+    }
+    while !step(&mut w, &mut Inputs::default()).ready {}
+    for (k, e) in w.mrs.clone().iter().enumerate() {
+        step(
+            &mut w,
+            &mut Inputs {
+                mr_wr: Some((k as u32, *e)),
+                ..Inputs::default()
+            },
+        );
+    }
+    // Two misses of two QPs (no order between them), then requests with a
+    // bad key until the stalled output takes no more: the two walks
+    // complete and both replays wait in the queue.
+    let a = local_read(0, base + 0x100, 64);
+    let mut b = local_read(0, base + 0x1100, 64);
+    b.qpn = 2;
+    // Of a third QP, so that they do not wait behind the parked ones.
+    let mut bad = local_read(0, base, 64);
+    bad.key ^= 1;
+    bad.qpn = 3;
+    let mut sent = 0u8;
+    for _ in 0..400 {
+        let r = match sent {
+            0 => a,
+            1 => b,
+            _ => bad,
+        };
+        let o = step(
+            &mut w,
+            &mut Inputs {
+                xreq: Some((sent, r)),
+                ..Inputs::default()
+            },
+        );
+        sent += o.xreq_ready as u8;
+    }
+    assert_eq!(sent, 10, "requests taken while the output is stalled");
+    let mut answers = Vec::new();
+    for _ in 0..200 {
+        let o = step(
+            &mut w,
+            &mut Inputs {
+                xrsp_ready: true,
+                ..Inputs::default()
+            },
+        );
+        if o.xrsp_valid {
+            let (tag, st, _, _, last) = o.xrsp;
+            assert!(last, "one beat per request");
+            answers.push((tag, st));
+        }
+    }
+    answers.sort();
+    let want: Vec<(u8, u8)> = [(0, status::OK), (1, status::OK)]
+        .into_iter()
+        .chain((2..10).map(|t| (t, status::ACCESS_ERR)))
+        .collect();
+    assert_eq!(answers, want, "every request answered once");
+}
+
 #[test]
 fn a_stalled_output_takes_exactly_eight_requests_and_loses_none() {
     let mut w = world_with(vec![(mr(0x1000_0000, 0x10_0000, 1), vec![])]);

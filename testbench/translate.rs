@@ -1941,6 +1941,42 @@ fn an_early_rnr_nak_leaves_three_clocks_after_the_pte_beat_for_remote_ops_only()
 /// FIFO's words and the registered c6 response together. Exactly 8 requests
 /// are taken, nothing overflows, and the 8 answers leave in order once the
 /// consumer is ready; then requests are taken again.
+/// The small Verilated translator, reset and ready with `w`'s MRs written;
+/// returns its clock step (fault reports always taken, no output
+/// overflow allowed).
+fn small_with_mrs(w: &mut World) -> impl FnMut(&mut World, &mut Inputs) -> Outputs {
+    let mut be = Backend::verilated(Small::new(QPS as usize), "translator_small");
+    let mut step = move |w: &mut World, i: &mut Inputs| -> Outputs {
+        i.axi = w.mem.outputs();
+        i.flt_ready = true;
+        let o = be.settle(i);
+        assert!(!o.overflow, "output FIFO overflow");
+        w.mem.edge(&read_master(&o));
+        be.tick();
+        o
+    };
+    for _ in 0..2 {
+        step(
+            w,
+            &mut Inputs {
+                rst: true,
+                ..Inputs::default()
+            },
+        );
+    }
+    while !step(w, &mut Inputs::default()).ready {}
+    for (k, e) in w.mrs.clone().iter().enumerate() {
+        step(
+            w,
+            &mut Inputs {
+                mr_wr: Some((k as u32, *e)),
+                ..Inputs::default()
+            },
+        );
+    }
+    step
+}
+
 /// Two replays wait in the replay queue while the output is full (of
 /// answers to a third QP), then leave with no replay pushed behind them:
 /// both are answered. ("Not
@@ -1956,35 +1992,7 @@ fn two_replays_held_by_a_stalled_output_are_both_answered_when_it_drains() {
     )]);
     // Walks slower than the output fills: both replays queue behind it.
     w.mem.cfg = MemConfig::fixed(60);
-    let mut be = Backend::verilated(Small::new(QPS as usize), "translator_small");
-    let mut step = |w: &mut World, i: &mut Inputs| -> Outputs {
-        i.axi = w.mem.outputs();
-        i.flt_ready = true;
-        let o = be.settle(i);
-        assert!(!o.overflow, "output FIFO overflow");
-        w.mem.edge(&read_master(&o));
-        be.tick();
-        o
-    };
-    for _ in 0..2 {
-        step(
-            &mut w,
-            &mut Inputs {
-                rst: true,
-                ..Inputs::default()
-            },
-        );
-    }
-    while !step(&mut w, &mut Inputs::default()).ready {}
-    for (k, e) in w.mrs.clone().iter().enumerate() {
-        step(
-            &mut w,
-            &mut Inputs {
-                mr_wr: Some((k as u32, *e)),
-                ..Inputs::default()
-            },
-        );
-    }
+    let mut step = small_with_mrs(&mut w);
     // Two misses of two QPs (no order between them), then requests with a
     // bad key until the stalled output takes no more: the two walks
     // complete and both replays wait in the queue.
@@ -2038,35 +2046,7 @@ fn two_replays_held_by_a_stalled_output_are_both_answered_when_it_drains() {
 #[test]
 fn a_stalled_output_takes_exactly_eight_requests_and_loses_none() {
     let mut w = world_with(vec![(mr(0x1000_0000, 0x10_0000, 1), vec![])]);
-    let mut be = Backend::verilated(Small::new(QPS as usize), "translator_small");
-    let mut step = |w: &mut World, i: &mut Inputs| -> Outputs {
-        i.axi = w.mem.outputs();
-        i.flt_ready = true;
-        let o = be.settle(i);
-        assert!(!o.overflow, "output FIFO overflow");
-        w.mem.edge(&read_master(&o));
-        be.tick();
-        o
-    };
-    for _ in 0..2 {
-        step(
-            &mut w,
-            &mut Inputs {
-                rst: true,
-                ..Inputs::default()
-            },
-        );
-    }
-    while !step(&mut w, &mut Inputs::default()).ready {}
-    for (k, e) in w.mrs.clone().iter().enumerate() {
-        step(
-            &mut w,
-            &mut Inputs {
-                mr_wr: Some((k as u32, *e)),
-                ..Inputs::default()
-            },
-        );
-    }
+    let mut step = small_with_mrs(&mut w);
     // A key whose tag does not match: ACCESS_ERR at c5, no walk, no park.
     let mut bad = local_read(0, 0x1000_0000, 64);
     bad.key ^= 1;

@@ -276,7 +276,8 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     // (`eighth[g]`), so that a bound bit fans out to four or five of
     // them. Each copy loads under an enable of its own, or with a reset of
     // its own, so synthesis keeps eight: copy 0 on acceptance; the others
-    // in clocks that are not Inv, copy 1 in every such clock, 2 in those
+    // in clocks that are not Inv (each tests its own copy of the state,
+    // `inv_st`), copy 1 in every such clock, 2 in those
     // with an invalidation offered, 4 in those with a range invalidation
     // offered, 6 in those whose offered kind is a range; 3, 5 and 7 like
     // 1, 2 and 6, cleared by the reset. The compares count only for a
@@ -285,6 +286,15 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     // invalidation offered).
     inv_olo2q: [DFF<Bits<43>>; 8],
     inv_ohi2q: [DFF<Bits<43>>; 8],
+    // "The state is Inv", one copy for each pair of bound copies above,
+    // equal to `state == Inv` in every clock (both power up low, in
+    // Clear). The copies' enables test their own flag, so that each is a
+    // gate placed with its copy rather than a term of the state register
+    // shared by all eight (86 enables each, spread over the huge
+    // entries). Each flag loads only when it differs from the next state,
+    // which keeps synthesis from merging the eight.
+    inv_st: [DFF<Bit>; 8],
+    st_inv_n: Signal<Local, Bit>,
     inv_olo1: DFF<Bits<43>>,
     inv_ohi1: DFF<Bits<43>>,
     inv_oempty: DFF<Bit>,
@@ -749,6 +759,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             inv_empty: Default::default(),
             inv_olo2q: std::array::from_fn(|_| Default::default()),
             inv_ohi2q: std::array::from_fn(|_| Default::default()),
+            inv_st: std::array::from_fn(|_| Default::default()),
+            st_inv_n: Default::default(),
             inv_olo2f: Default::default(),
             inv_ohi2f: Default::default(),
             inv_olo1: Default::default(),
@@ -1160,6 +1172,8 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.inv_olo2q[g].d.next = self.inv_olo2q[g].q.val();
             self.inv_ohi2q[g].clock.next = self.clock.val();
             self.inv_ohi2q[g].d.next = self.inv_ohi2q[g].q.val();
+            self.inv_st[g].clock.next = self.clock.val();
+            self.inv_st[g].d.next = self.inv_st[g].q.val();
         }
         for w in 0..WAYS {
             self.rr_way[w].clock.next = self.clock.val();
@@ -1538,29 +1552,37 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             }
         }
         self.ohi_m1.next = self.inv.off_hi.val() - 1;
-        if self.state.q.val() != TlbState::Inv {
+        // Copy g loads under its own flag inv_st[g] (= state == Inv).
+        if !self.inv_st[1].q.val() {
             self.inv_olo2q[1].d.next = self.inv.off_lo.val().get_bits::<43>(21);
             self.inv_ohi2q[1].d.next = self.ohi_m1.val().get_bits::<43>(21);
+        }
+        if !self.inv_st[3].q.val() {
             self.inv_olo2q[3].d.next = self.inv.off_lo.val().get_bits::<43>(21);
             self.inv_ohi2q[3].d.next = self.ohi_m1.val().get_bits::<43>(21);
-            if self.inv.valid.val() {
-                self.inv_olo2q[2].d.next = self.inv.off_lo.val().get_bits::<43>(21);
-                self.inv_ohi2q[2].d.next = self.ohi_m1.val().get_bits::<43>(21);
-                self.inv_olo2q[5].d.next = self.inv.off_lo.val().get_bits::<43>(21);
-                self.inv_ohi2q[5].d.next = self.ohi_m1.val().get_bits::<43>(21);
-                if self.inv.kind.val() == 2 {
-                    // = INV_BY_MR_RANGE
-                    self.inv_olo2q[4].d.next = self.inv.off_lo.val().get_bits::<43>(21);
-                    self.inv_ohi2q[4].d.next = self.ohi_m1.val().get_bits::<43>(21);
-                }
-            }
-            if self.inv.kind.val() == 2 {
-                // = INV_BY_MR_RANGE
-                self.inv_olo2q[6].d.next = self.inv.off_lo.val().get_bits::<43>(21);
-                self.inv_ohi2q[6].d.next = self.ohi_m1.val().get_bits::<43>(21);
-                self.inv_olo2q[7].d.next = self.inv.off_lo.val().get_bits::<43>(21);
-                self.inv_ohi2q[7].d.next = self.ohi_m1.val().get_bits::<43>(21);
-            }
+        }
+        if !self.inv_st[2].q.val() && self.inv.valid.val() {
+            self.inv_olo2q[2].d.next = self.inv.off_lo.val().get_bits::<43>(21);
+            self.inv_ohi2q[2].d.next = self.ohi_m1.val().get_bits::<43>(21);
+        }
+        if !self.inv_st[5].q.val() && self.inv.valid.val() {
+            self.inv_olo2q[5].d.next = self.inv.off_lo.val().get_bits::<43>(21);
+            self.inv_ohi2q[5].d.next = self.ohi_m1.val().get_bits::<43>(21);
+        }
+        // = INV_BY_MR_RANGE
+        if !self.inv_st[4].q.val() && self.inv.valid.val() && (self.inv.kind.val() == 2) {
+            self.inv_olo2q[4].d.next = self.inv.off_lo.val().get_bits::<43>(21);
+            self.inv_ohi2q[4].d.next = self.ohi_m1.val().get_bits::<43>(21);
+        }
+        // = INV_BY_MR_RANGE
+        if !self.inv_st[6].q.val() && (self.inv.kind.val() == 2) {
+            self.inv_olo2q[6].d.next = self.inv.off_lo.val().get_bits::<43>(21);
+            self.inv_ohi2q[6].d.next = self.ohi_m1.val().get_bits::<43>(21);
+        }
+        // = INV_BY_MR_RANGE
+        if !self.inv_st[7].q.val() && (self.inv.kind.val() == 2) {
+            self.inv_olo2q[7].d.next = self.inv.off_lo.val().get_bits::<43>(21);
+            self.inv_ohi2q[7].d.next = self.ohi_m1.val().get_bits::<43>(21);
         }
         if self.rst.val() {
             self.inv_olo2q[3].d.next = 0.into();
@@ -2279,6 +2301,13 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
         self.ready_r.d.next = self.ready_n.val();
         if self.ready_n.val() ^ self.ready_o.q.val() {
             self.ready_o.d.next = self.ready_n.val();
+        }
+        // The next state, for the bound copies' flags.
+        self.st_inv_n.next = self.state.d.val() == TlbState::Inv;
+        for g in 0..8 {
+            if self.st_inv_n.val() ^ self.inv_st[g].q.val() {
+                self.inv_st[g].d.next = self.st_inv_n.val();
+            }
         }
     }
 }

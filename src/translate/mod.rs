@@ -420,9 +420,11 @@ pub struct Translator<
     // Five more copies of `b_pend` and of `rp_hv_k` (below), one pair per
     // copy of the MR index (`c0_ix`, one per LUT RAM of the MR table, see
     // `MrTable::lk_ix_b0`). Copy `j` loads in the clocks its original
-    // loads in and also while stage `s(j+1)` is valid: clocks in which its
-    // value cannot change, so every copy holds the original's value and
-    // synthesis keeps each as a flip-flop of its own.
+    // loads in and also while stage `s(j+1)` is valid (`rp_hv_kx[j]` also
+    // whenever it is high): clocks in which its value cannot change, so
+    // every copy holds the original's value and synthesis keeps each as a
+    // flip-flop of its own. Each computes its next value from its own
+    // pair (equal to the originals), with the issue as the last term.
     b_pend_kx: [DFF<Bit>; 5],
     rp_hv_kx: [DFF<Bit>; 5],
     c0_ix: [Signal<Local, Bits<MR_BITS>>; 5],
@@ -754,6 +756,11 @@ pub struct Translator<
     // from that copy's own registers (`b_pend_kx[j]`, `rp_hv_kx[j]`): the
     // issue reaches five small loads, not one net to all 48 bits.
     c0_rpx: [Signal<Local, Bit>; 5],
+    // A new request's A half that would cross, were it issued now: the
+    // port's valid, the slot room and the port's crossing test, without
+    // the issue (`b_pend_kx[j]` combines it with `issue_ok` last).
+    x_room: Signal<Local, Bit>,
+    x_cross: Signal<Local, Bit>,
     c0_replay: Signal<Local, Bit>,
     c0_slot: Signal<Local, Bits<SLOT_BITS>>,
     c0_half: Signal<Local, Bit>,
@@ -1196,6 +1203,8 @@ impl<
             c0_valid: Default::default(),
             c0_rp: Default::default(),
             c0_rpx: std::array::from_fn(|_| Default::default()),
+            x_room: Default::default(),
+            x_cross: Default::default(),
             c0_replay: Default::default(),
             c0_slot: Default::default(),
             c0_half: Default::default(),
@@ -1627,10 +1636,12 @@ impl<
                 )
                 + bit_cast::<CNT_BITS, 1>(self.c6_alloc.q.val().into());
         self.rp_have.next = self.rp_hv.q.val();
+        self.x_room.next =
+            (self.used_cnt.q.val() + self.new_inflight.val()) < self.slots_total.val();
         self.s_xreq.ready.next = self.issue_ok.val()
             & (!self.b_pend.q.val())
             & (!self.rp_have.val())
-            & ((self.used_cnt.q.val() + self.new_inflight.val()) < self.slots_total.val());
+            & self.x_room.val();
         self.c0_rp.next = self.issue_ok.val() & (!self.b_pend.q.val()) & self.rp_have.val();
         for j in 0..5 {
             self.c0_rpx[j].next =
@@ -1738,11 +1749,26 @@ impl<
                 self.b_pend_k.d.next = true;
             }
         }
+        // The copies compute the same next value from their own registers
+        // (each equal to b_pend and rp_have), with the issue as the last
+        // term: pending stays pending unless issued; otherwise an issued A
+        // half that crosses (a replay's from rp_hc, a new request's from
+        // the port) leaves its B half pending. Written on c0_valid, the
+        // issue would reach every copy through the select of c0 (shared
+        // gates placed with c0's three hundred bits).
+        self.x_cross.next =
+            self.s_xreq.valid.val() & self.x_room.val() & self.c0_end.val().get_bit(15);
         for j in 0..5 {
             if self.issue_ok.val() | self.ix_en[j].val() {
-                self.b_pend_kx[j].d.next = self.b_pend_kx[j].q.val() & (!self.c0_valid.val());
-                if self.c0_valid.val() & (!self.c0_half.val()) & self.c0_cross.val() {
-                    self.b_pend_kx[j].d.next = true;
+                self.b_pend_kx[j].d.next = self.b_pend_kx[j].q.val();
+                if self.issue_ok.val() {
+                    self.b_pend_kx[j].d.next = false;
+                    if !self.b_pend_kx[j].q.val() {
+                        self.b_pend_kx[j].d.next = self.x_cross.val();
+                        if self.rp_hv_kx[j].q.val() {
+                            self.b_pend_kx[j].d.next = self.rp_hc.val().get_bit(0);
+                        }
+                    }
                 }
             }
         }
@@ -1887,10 +1913,21 @@ impl<
         if self.rp1_valid.q.val() | self.c0_rp.val() | self.rs_rp.q.val() {
             self.rp_hv_k.d.next = self.rp_hv_nx.val();
         }
+        // The copies: the same next value from each copy's own pop
+        // (`c0_rpx[j]`). A copy that is low can only rise by a push, so
+        // it loads in the clocks of a push, of a reset, of its stage and
+        // whenever it is high; the enable does not wait for the issue and
+        // differs per copy (its own value), which keeps the five apart.
         for j in 0..5 {
-            if self.rp1_valid.q.val() | self.c0_rp.val() | self.rs_rp.q.val() | self.ix_en[j].val()
+            if self.rp1_valid.q.val()
+                | self.rs_rp.q.val()
+                | self.ix_en[j].val()
+                | self.rp_hv_kx[j].q.val()
             {
-                self.rp_hv_kx[j].d.next = self.rp_hv_nx.val();
+                self.rp_hv_kx[j].d.next = (!self.rs_rp.q.val())
+                    & (self.rp1_valid.q.val()
+                        | self.rp_ge2.q.val()
+                        | (self.rp_hv_kx[j].q.val() & (!self.c0_rpx[j].val())));
             }
         }
         if self.rp1_valid.q.val() | self.c0_valid.val() | self.rs_rp.q.val() {

@@ -1569,20 +1569,26 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.inv_olo2q[5].d.next = self.inv.off_lo.val().get_bits::<43>(21);
             self.inv_ohi2q[5].d.next = self.ohi_m1.val().get_bits::<43>(21);
         }
-        // = INV_BY_MR_RANGE
-        if !self.inv_st[4].q.val() && self.inv.valid.val() && (self.inv.kind.val() == 2) {
-            self.inv_olo2q[4].d.next = self.inv.off_lo.val().get_bits::<43>(21);
-            self.inv_ohi2q[4].d.next = self.ohi_m1.val().get_bits::<43>(21);
+        if !self.inv_st[4].q.val() && self.inv.valid.val() {
+            if self.inv.kind.val() == 2 {
+                // = INV_BY_MR_RANGE
+                self.inv_olo2q[4].d.next = self.inv.off_lo.val().get_bits::<43>(21);
+                self.inv_ohi2q[4].d.next = self.ohi_m1.val().get_bits::<43>(21);
+            }
         }
-        // = INV_BY_MR_RANGE
-        if !self.inv_st[6].q.val() && (self.inv.kind.val() == 2) {
-            self.inv_olo2q[6].d.next = self.inv.off_lo.val().get_bits::<43>(21);
-            self.inv_ohi2q[6].d.next = self.ohi_m1.val().get_bits::<43>(21);
+        if !self.inv_st[6].q.val() {
+            if self.inv.kind.val() == 2 {
+                // = INV_BY_MR_RANGE
+                self.inv_olo2q[6].d.next = self.inv.off_lo.val().get_bits::<43>(21);
+                self.inv_ohi2q[6].d.next = self.ohi_m1.val().get_bits::<43>(21);
+            }
         }
-        // = INV_BY_MR_RANGE
-        if !self.inv_st[7].q.val() && (self.inv.kind.val() == 2) {
-            self.inv_olo2q[7].d.next = self.inv.off_lo.val().get_bits::<43>(21);
-            self.inv_ohi2q[7].d.next = self.ohi_m1.val().get_bits::<43>(21);
+        if !self.inv_st[7].q.val() {
+            if self.inv.kind.val() == 2 {
+                // = INV_BY_MR_RANGE
+                self.inv_olo2q[7].d.next = self.inv.off_lo.val().get_bits::<43>(21);
+                self.inv_ohi2q[7].d.next = self.ohi_m1.val().get_bits::<43>(21);
+            }
         }
         if self.rst.val() {
             self.inv_olo2q[3].d.next = 0.into();

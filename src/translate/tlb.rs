@@ -295,6 +295,8 @@ pub struct Tlb<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> {
     // which keeps synthesis from merging the eight.
     inv_st: [DFF<Bit>; 8],
     st_inv_n: Signal<Local, Bit>,
+    // The offered invalidation is a range (for the bound copies' enables).
+    inv_is_rng: Signal<Local, Bit>,
     inv_olo1: DFF<Bits<43>>,
     inv_ohi1: DFF<Bits<43>>,
     inv_oempty: DFF<Bit>,
@@ -761,6 +763,7 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Tlb<SET_BIT
             inv_ohi2q: std::array::from_fn(|_| Default::default()),
             inv_st: std::array::from_fn(|_| Default::default()),
             st_inv_n: Default::default(),
+            inv_is_rng: Default::default(),
             inv_olo2f: Default::default(),
             inv_ohi2f: Default::default(),
             inv_olo1: Default::default(),
@@ -1569,26 +1572,19 @@ impl<const SET_BITS: usize, const MR_BITS: usize, const HUGE: usize> Logic
             self.inv_olo2q[5].d.next = self.inv.off_lo.val().get_bits::<43>(21);
             self.inv_ohi2q[5].d.next = self.ohi_m1.val().get_bits::<43>(21);
         }
-        if !self.inv_st[4].q.val() && self.inv.valid.val() {
-            if self.inv.kind.val() == 2 {
-                // = INV_BY_MR_RANGE
-                self.inv_olo2q[4].d.next = self.inv.off_lo.val().get_bits::<43>(21);
-                self.inv_ohi2q[4].d.next = self.ohi_m1.val().get_bits::<43>(21);
-            }
+        self.inv_is_rng.next = self.inv.kind.val() == 2;
+        // = INV_BY_MR_RANGE
+        if !self.inv_st[4].q.val() && self.inv.valid.val() && self.inv_is_rng.val() {
+            self.inv_olo2q[4].d.next = self.inv.off_lo.val().get_bits::<43>(21);
+            self.inv_ohi2q[4].d.next = self.ohi_m1.val().get_bits::<43>(21);
         }
-        if !self.inv_st[6].q.val() {
-            if self.inv.kind.val() == 2 {
-                // = INV_BY_MR_RANGE
-                self.inv_olo2q[6].d.next = self.inv.off_lo.val().get_bits::<43>(21);
-                self.inv_ohi2q[6].d.next = self.ohi_m1.val().get_bits::<43>(21);
-            }
+        if !self.inv_st[6].q.val() && self.inv_is_rng.val() {
+            self.inv_olo2q[6].d.next = self.inv.off_lo.val().get_bits::<43>(21);
+            self.inv_ohi2q[6].d.next = self.ohi_m1.val().get_bits::<43>(21);
         }
-        if !self.inv_st[7].q.val() {
-            if self.inv.kind.val() == 2 {
-                // = INV_BY_MR_RANGE
-                self.inv_olo2q[7].d.next = self.inv.off_lo.val().get_bits::<43>(21);
-                self.inv_ohi2q[7].d.next = self.ohi_m1.val().get_bits::<43>(21);
-            }
+        if !self.inv_st[7].q.val() && self.inv_is_rng.val() {
+            self.inv_olo2q[7].d.next = self.inv.off_lo.val().get_bits::<43>(21);
+            self.inv_ohi2q[7].d.next = self.ohi_m1.val().get_bits::<43>(21);
         }
         if self.rst.val() {
             self.inv_olo2q[3].d.next = 0.into();

@@ -1977,6 +1977,30 @@ fn small_with_mrs(w: &mut World) -> impl FnMut(&mut World, &mut Inputs) -> Outpu
     step
 }
 
+/// Clocks `clocks` clocks with the output ready and nothing offered, and
+/// returns each response beat as `(tag, status, last)`.
+fn drain_output(
+    step: &mut impl FnMut(&mut World, &mut Inputs) -> Outputs,
+    w: &mut World,
+    clocks: usize,
+) -> Vec<(u8, u8, bool)> {
+    let mut beats = Vec::new();
+    for _ in 0..clocks {
+        let o = step(
+            w,
+            &mut Inputs {
+                xrsp_ready: true,
+                ..Inputs::default()
+            },
+        );
+        if o.xrsp_valid {
+            let (tag, st, _, _, last) = o.xrsp;
+            beats.push((tag, st, last));
+        }
+    }
+    beats
+}
+
 /// Two replays wait in the replay queue while the output is full (of
 /// answers to a third QP), then leave with no replay pushed behind them:
 /// both are answered. ("Not
@@ -2021,19 +2045,9 @@ fn two_replays_held_by_a_stalled_output_are_both_answered_when_it_drains() {
     }
     assert_eq!(sent, 10, "requests taken while the output is stalled");
     let mut answers = Vec::new();
-    for _ in 0..200 {
-        let o = step(
-            &mut w,
-            &mut Inputs {
-                xrsp_ready: true,
-                ..Inputs::default()
-            },
-        );
-        if o.xrsp_valid {
-            let (tag, st, _, _, last) = o.xrsp;
-            assert!(last, "one beat per request");
-            answers.push((tag, st));
-        }
+    for (tag, st, last) in drain_output(&mut step, &mut w, 200) {
+        assert!(last, "one beat per request");
+        answers.push((tag, st));
     }
     answers.sort();
     let want: Vec<(u8, u8)> = [(0, status::OK), (1, status::OK)]
@@ -2063,19 +2077,9 @@ fn a_stalled_output_takes_exactly_eight_requests_and_loses_none() {
     }
     assert_eq!(taken, 8, "requests taken while the output is stalled");
     let mut tags = Vec::new();
-    for _ in 0..50 {
-        let o = step(
-            &mut w,
-            &mut Inputs {
-                xrsp_ready: true,
-                ..Inputs::default()
-            },
-        );
-        if o.xrsp_valid {
-            let (tag, st, _, _, last) = o.xrsp;
-            assert_eq!((st, last), (status::ACCESS_ERR, true));
-            tags.push(tag);
-        }
+    for (tag, st, last) in drain_output(&mut step, &mut w, 50) {
+        assert_eq!((st, last), (status::ACCESS_ERR, true));
+        tags.push(tag);
     }
     assert_eq!(tags, (0..8).collect::<Vec<u8>>());
     let o = step(
